@@ -1,0 +1,72 @@
+package io.github.kaeshuffle.codec;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * Checks arguments, reduces buffers to arrays or direct buffers and counts calls, so backends
+ * implement one method. Targets passed on are a {@code byte[]} or a direct {@code ByteBuffer}.
+ */
+abstract class AbstractBlockCompressor implements BlockCompressor {
+  protected final BlockCodec codec;
+  private long calls;
+  private boolean closed;
+
+  AbstractBlockCompressor(BlockCodec codec) {
+    this.codec = codec;
+  }
+
+  /** Compresses one block; room is at least the codec's bound for srcLen. */
+  protected abstract int doCompress(
+      Object src, int srcOff, int srcLen, Object dst, int dstOff, int room) throws CodecException;
+
+  protected abstract void release();
+
+  @Override
+  public final int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff,
+      int dstLen) throws CodecException {
+    Objects.checkFromIndexSize(srcOff, srcLen, src.length);
+    Objects.checkFromIndexSize(dstOff, dstLen, dst.length);
+    return run(src, srcOff, srcLen, dst, dstOff, dstLen);
+  }
+
+  @Override
+  public final int compress(ByteBuffer src, ByteBuffer dst) throws CodecException {
+    Buffers in = Buffers.source(src);
+    Buffers out = Buffers.destination(dst);
+    int n = run(in.target(), in.offset(), src.remaining(), out.target(), out.offset(),
+        dst.remaining());
+    src.position(src.limit());
+    dst.position(dst.position() + n);
+    return n;
+  }
+
+  private int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
+      throws CodecException {
+    if (closed) {
+      throw new IllegalStateException("This " + codec.name() + " compressor is closed.");
+    }
+    int bound = codec.maxCompressedLength(srcLen);
+    if (room < bound) {
+      throw new IllegalArgumentException("The destination has " + room + " bytes of room, but a "
+          + srcLen + "-byte block may compress to " + bound + " bytes with " + codec.name()
+          + ": size it with maxCompressedLength.");
+    }
+    int n = doCompress(src, srcOff, srcLen, dst, dstOff, room);
+    calls++;
+    return n;
+  }
+
+  @Override
+  public final long calls() {
+    return calls;
+  }
+
+  @Override
+  public final void close() {
+    if (!closed) {
+      closed = true;
+      release();
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.github.kaeshuffle.codec;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/** The decompression twin of {@link AbstractBlockCompressor}. */
+abstract class AbstractBlockDecompressor implements BlockDecompressor {
+  protected final BlockCodec codec;
+  private long calls;
+  private boolean closed;
+
+  AbstractBlockDecompressor(BlockCodec codec) {
+    this.codec = codec;
+  }
+
+  /** Decompresses all of src into exactly rawLength bytes of dst, or throws. */
+  protected abstract void doDecompress(
+      Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+      throws CodecException;
+
+  protected abstract void release();
+
+  @Override
+  public final int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff,
+      int rawLength) throws CodecException {
+    Objects.checkFromIndexSize(srcOff, srcLen, src.length);
+    Objects.checkFromIndexSize(dstOff, rawLength, dst.length);
+    return run(src, srcOff, srcLen, dst, dstOff, rawLength);
+  }
+
+  @Override
+  public final int decompress(ByteBuffer src, ByteBuffer dst, int rawLength)
+      throws CodecException {
+    if (rawLength < 0 || rawLength > dst.remaining()) {
+      throw new IllegalArgumentException("The destination has " + dst.remaining()
+          + " bytes remaining; a block of raw length " + rawLength + " does not fit.");
+    }
+    Buffers in = Buffers.source(src);
+    Buffers out = Buffers.destination(dst);
+    run(in.target(), in.offset(), src.remaining(), out.target(), out.offset(), rawLength);
+    src.position(src.limit());
+    dst.position(dst.position() + rawLength);
+    return rawLength;
+  }
+
+  private int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+      throws CodecException {
+    if (closed) {
+      throw new IllegalStateException("This " + codec.name() + " decompressor is closed.");
+    }
+    if (srcLen == 0) {
+      throw new CorruptBlockException(codec.name() + " cannot decompress an empty input to "
+          + rawLength + " bytes: the block is truncated.");
+    }
+    doDecompress(src, srcOff, srcLen, dst, dstOff, rawLength);
+    calls++;
+    return rawLength;
+  }
+
+  @Override
+  public final long calls() {
+    return calls;
+  }
+
+  @Override
+  public final void close() {
+    if (!closed) {
+      closed = true;
+      release();
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.github.kaeshuffle.codec;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A buffer argument reduced to what every backend can take: a {@code byte[]} or a direct
+ * {@code ByteBuffer}, plus an absolute offset into it (independent of any position).
+ */
+record Buffers(Object target, int offset) {
+
+  /** The backing array of a heap buffer, the buffer itself if direct, else a copy of its bytes. */
+  static Buffers source(ByteBuffer b) {
+    if (b.hasArray()) {
+      return new Buffers(b.array(), b.arrayOffset() + b.position());
+    } else if (b.isDirect()) {
+      return new Buffers(b, b.position());
+    }
+    // A read-only heap buffer exposes no array: read its bytes through a copy.
+    byte[] copy = new byte[b.remaining()];
+    b.duplicate().get(copy);
+    return new Buffers(copy, 0);
+  }
+
+  /** Like {@link #source} for a buffer that will be written. */
+  static Buffers destination(ByteBuffer b) {
+    if (b.isReadOnly()) {
+      throw new java.nio.ReadOnlyBufferException();
+    }
+    return b.hasArray()
+        ? new Buffers(b.array(), b.arrayOffset() + b.position())
+        : new Buffers(b, b.position());
+  }
+
+  /** A ByteBuffer over {@code [offset, offset + length)} of a byte[] or direct buffer target. */
+  static ByteBuffer view(Object target, int offset, int length) {
+    if (target instanceof byte[] array) {
+      return ByteBuffer.wrap(array, offset, length);
+    }
+    ByteBuffer d = ((ByteBuffer) target).duplicate();
+    d.clear();
+    d.position(offset);
+    d.limit(offset + length);
+    return d;
+  }
+}

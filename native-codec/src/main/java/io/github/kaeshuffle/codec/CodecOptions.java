@@ -1,0 +1,97 @@
+package io.github.kaeshuffle.codec;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What a user asks of the codec layer. Immutable; build with {@link #builder()}.
+ *
+ * @param codec one of {@link Codecs#NAMES}
+ * @param level compression level, or {@link #DEFAULT_LEVEL} for the codec's own default
+ * @param kaezipLibrary path of KAEzip's zlib-compatible library
+ * @param kaezipSkipHardwareCheck load {@code kaezipLibrary} without checking for the hardware
+ *     (for tests with a stand-in library; never on hosts where KAEzip might abort)
+ * @param libdeflateLibrary name or path of libdeflate for dlopen
+ * @param systemRoot where {@code proc/} and {@code sys/} are read for hardware detection
+ */
+public record CodecOptions(
+    String codec,
+    int level,
+    String kaezipLibrary,
+    boolean kaezipSkipHardwareCheck,
+    String libdeflateLibrary,
+    Path systemRoot) {
+
+  public static final int DEFAULT_LEVEL = -1;
+  public static final String DEFAULT_KAEZIP_LIBRARY = "/usr/local/kaezip/lib/libz.so";
+  public static final String DEFAULT_LIBDEFLATE_LIBRARY = "libdeflate.so.0";
+
+  public CodecOptions {
+    Objects.requireNonNull(codec, "codec");
+    Objects.requireNonNull(kaezipLibrary, "kaezipLibrary");
+    Objects.requireNonNull(libdeflateLibrary, "libdeflateLibrary");
+    Objects.requireNonNull(systemRoot, "systemRoot");
+    if (!Codecs.NAMES.contains(codec)) {
+      throw new IllegalArgumentException("Unknown codec '" + codec + "': use one of "
+          + String.join(", ", Codecs.NAMES) + ".");
+    }
+    if (level != DEFAULT_LEVEL) {
+      Codecs.checkLevel(codec, level);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder().codec(codec).level(level).kaezipLibrary(kaezipLibrary)
+        .kaezipSkipHardwareCheck(kaezipSkipHardwareCheck).libdeflateLibrary(libdeflateLibrary)
+        .systemRoot(systemRoot);
+  }
+
+  /** Builder with the defaults: codec auto, each codec's default level, standard paths. */
+  public static final class Builder {
+    private String codec = Codecs.AUTO;
+    private int level = DEFAULT_LEVEL;
+    private String kaezipLibrary = DEFAULT_KAEZIP_LIBRARY;
+    private boolean kaezipSkipHardwareCheck;
+    private String libdeflateLibrary = DEFAULT_LIBDEFLATE_LIBRARY;
+    private Path systemRoot = Path.of("/");
+
+    public Builder codec(String v) {
+      codec = v;
+      return this;
+    }
+
+    public Builder level(int v) {
+      level = v;
+      return this;
+    }
+
+    public Builder kaezipLibrary(String v) {
+      kaezipLibrary = v;
+      return this;
+    }
+
+    public Builder kaezipSkipHardwareCheck(boolean v) {
+      kaezipSkipHardwareCheck = v;
+      return this;
+    }
+
+    public Builder libdeflateLibrary(String v) {
+      libdeflateLibrary = v;
+      return this;
+    }
+
+    public Builder systemRoot(Path v) {
+      systemRoot = v;
+      return this;
+    }
+
+    public CodecOptions build() {
+      return new CodecOptions(codec, level, kaezipLibrary, kaezipSkipHardwareCheck,
+          libdeflateLibrary, systemRoot);
+    }
+  }
+}

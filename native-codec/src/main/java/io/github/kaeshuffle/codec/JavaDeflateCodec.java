@@ -1,0 +1,141 @@
+package io.github.kaeshuffle.codec;
+
+import java.nio.ByteBuffer;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * Deflate through {@code java.util.zip}, writing the same zlib format as the native backends: the
+ * codec that serves when the native library cannot load, and a reference in tests.
+ */
+final class JavaDeflateCodec implements BlockCodec {
+  private final int level;
+
+  JavaDeflateCodec(int level) {
+    this.level = level;
+  }
+
+  @Override
+  public String name() {
+    return Codecs.JAVA;
+  }
+
+  @Override
+  public CodecFormat format() {
+    return CodecFormat.DEFLATE;
+  }
+
+  @Override
+  public int level() {
+    return level;
+  }
+
+  @Override
+  public String description() {
+    return "java.util.zip (pure Java)";
+  }
+
+  /** zlib's compressBound: java.util.zip runs zlib's deflate, whose worst case this bounds. */
+  @Override
+  public int maxCompressedLength(int rawLength) {
+    if (rawLength < 0) {
+      throw new IllegalArgumentException("A block length cannot be negative: " + rawLength);
+    }
+    long n = rawLength;
+    long bound = n + (n >> 12) + (n >> 14) + (n >> 25) + 13;
+    if (bound > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("A " + rawLength + "-byte block is too large.");
+    }
+    return (int) bound;
+  }
+
+  @Override
+  public BlockCompressor newCompressor() {
+    return new AbstractBlockCompressor(this) {
+      private final Deflater deflater = new Deflater(level, false);
+
+      @Override
+      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
+          int room) throws CodecException {
+        deflater.reset();
+        deflater.setInput(Buffers.view(src, srcOff, srcLen));
+        deflater.finish();
+        ByteBuffer out = Buffers.view(dst, dstOff, room);
+        while (!deflater.finished() && out.hasRemaining()) {
+          deflater.deflate(out);
+        }
+        if (!deflater.finished()) {
+          throw CodecException.ofNative(name(), "compress", NativeError.DST_TOO_SMALL.code());
+        }
+        return out.position() - dstOff;
+      }
+
+      @Override
+      protected void release() {
+        deflater.end();
+      }
+    };
+  }
+
+  @Override
+  public BlockDecompressor newDecompressor() {
+    return new AbstractBlockDecompressor(this) {
+      private final Inflater inflater = new Inflater(false);
+      private final byte[] probe = new byte[1];
+
+      @Override
+      protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
+          int rawLength) throws CodecException {
+        inflater.reset();
+        inflater.setInput(Buffers.view(src, srcOff, srcLen));
+        ByteBuffer out = Buffers.view(dst, dstOff, rawLength);
+        try {
+          while (!inflater.finished() && out.hasRemaining()) {
+            if (inflater.inflate(out) == 0 && (inflater.needsInput()
+                || inflater.needsDictionary())) {
+              break;
+            }
+          }
+          if (!inflater.finished() && !out.hasRemaining() && !inflater.needsInput()) {
+            // The output room is exactly rawLength: one probe byte tells a longer block from one
+            // whose end (the adler32 trailer) is still to be read.
+            if (inflater.inflate(probe) > 0) {
+              throw corrupt(NativeError.LENGTH, "decompresses to more than " + rawLength
+                  + " bytes");
+            }
+          }
+        } catch (DataFormatException e) {
+          throw new CorruptBlockException(name() + " decompress failed: " + e.getMessage(), e);
+        }
+        if (!inflater.finished()) {
+          throw corrupt(NativeError.CORRUPT, "ends before its deflate stream does");
+        }
+        int produced = out.position() - dstOff;
+        if (produced != rawLength) {
+          throw corrupt(NativeError.LENGTH, "decompresses to " + produced + " bytes, not "
+              + rawLength);
+        }
+        if (inflater.getRemaining() != 0) {
+          throw corrupt(NativeError.TRAILING, "has " + inflater.getRemaining()
+              + " bytes after its end");
+        }
+      }
+
+      private CorruptBlockException corrupt(NativeError error, String what) {
+        return new CorruptBlockException(name() + " decompress failed: " + error
+            + ": the block " + what + ".");
+      }
+
+      @Override
+      protected void release() {
+        inflater.end();
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "java level " + level;
+  }
+}

@@ -1,0 +1,64 @@
+package io.github.kaeshuffle.codec;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * Decides whether this host has the KAEzip hardware, before anything loads the KAEzip library:
+ * some KAE builds abort the whole process when loaded on another CPU. All three must hold:
+ *
+ * <ul>
+ *   <li>the JVM runs on aarch64;
+ *   <li>{@code <root>/proc/cpuinfo} names CPU implementer {@code 0x48} (HiSilicon);
+ *   <li>{@code <root>/sys/class/uacce/} has a {@code hisi_zip*} device (the accelerator's driver
+ *       is bound).
+ * </ul>
+ *
+ * The root and architecture are parameters so tests can point the same code at fake trees.
+ */
+public final class KaeZipDetector {
+  private static final Pattern HISILICON =
+      Pattern.compile("(?m)^CPU implementer\\s*:\\s*0x48\\s*$");
+
+  private KaeZipDetector() {}
+
+  /** Present or not, and why, in a sentence fit for a log line. */
+  public record Result(boolean present, String reason) {}
+
+  /** Detection on the running host. */
+  public static Result detect() {
+    return detect(Path.of("/"), System.getProperty("os.arch"));
+  }
+
+  public static Result detect(Path root, String osArch) {
+    if (!"aarch64".equals(NativeLoader.arch(osArch))) {
+      return new Result(false, "the CPU architecture is " + osArch + ", not aarch64 (Kunpeng)");
+    }
+    Path cpuinfo = root.resolve("proc/cpuinfo");
+    String text;
+    try {
+      text = Files.readString(cpuinfo, StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      return new Result(false, "cannot read " + cpuinfo + ": " + e.getMessage());
+    }
+    if (!HISILICON.matcher(text).find()) {
+      return new Result(false, cpuinfo + " shows no HiSilicon CPU (CPU implementer 0x48)");
+    }
+    Path uacce = root.resolve("sys/class/uacce");
+    if (Files.isDirectory(uacce)) {
+      try (DirectoryStream<Path> devices = Files.newDirectoryStream(uacce, "hisi_zip*")) {
+        for (Path device : devices) {
+          return new Result(true, "HiSilicon CPU with accelerator " + device.getFileName());
+        }
+      } catch (IOException e) {
+        return new Result(false, "cannot list " + uacce + ": " + e.getMessage());
+      }
+    }
+    return new Result(false, "HiSilicon CPU but no " + uacce + "/hisi_zip* device: is the"
+        + " hisi_zip driver loaded?");
+  }
+}

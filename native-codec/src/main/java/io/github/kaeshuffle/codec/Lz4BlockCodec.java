@@ -1,0 +1,92 @@
+package io.github.kaeshuffle.codec;
+
+import java.nio.ByteBuffer;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
+
+/** LZ4 blocks through lz4-java (the jar Spark ships); only its bounds-checked decoder is used. */
+final class Lz4BlockCodec implements BlockCodec {
+  private final LZ4Factory factory = LZ4Factory.fastestInstance();
+  private final LZ4Compressor compressor = factory.fastCompressor();
+  private final LZ4SafeDecompressor decompressor = factory.safeDecompressor();
+
+  @Override
+  public String name() {
+    return Codecs.LZ4;
+  }
+
+  @Override
+  public CodecFormat format() {
+    return CodecFormat.LZ4;
+  }
+
+  @Override
+  public int level() {
+    return 1;
+  }
+
+  @Override
+  public String description() {
+    return "lz4-java " + factory;
+  }
+
+  @Override
+  public int maxCompressedLength(int rawLength) {
+    if (rawLength < 0) {
+      throw new IllegalArgumentException("A block length cannot be negative: " + rawLength);
+    }
+    return compressor.maxCompressedLength(rawLength);
+  }
+
+  @Override
+  public BlockCompressor newCompressor() {
+    return new AbstractBlockCompressor(this) {
+      @Override
+      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
+          int room) throws CodecException {
+        ByteBuffer in = Buffers.view(src, srcOff, srcLen);
+        ByteBuffer out = Buffers.view(dst, dstOff, room);
+        try {
+          return compressor.compress(in, srcOff, srcLen, out, dstOff, room);
+        } catch (LZ4Exception e) {
+          throw new CodecException("lz4 compress failed: " + e.getMessage(), e);
+        }
+      }
+
+      @Override
+      protected void release() {}
+    };
+  }
+
+  @Override
+  public BlockDecompressor newDecompressor() {
+    return new AbstractBlockDecompressor(this) {
+      @Override
+      protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
+          int rawLength) throws CodecException {
+        ByteBuffer in = Buffers.view(src, srcOff, srcLen);
+        ByteBuffer out = Buffers.view(dst, dstOff, rawLength);
+        int n;
+        try {
+          n = decompressor.decompress(in, srcOff, srcLen, out, dstOff, rawLength);
+        } catch (LZ4Exception | IndexOutOfBoundsException e) {
+          throw new CorruptBlockException("lz4 decompress failed: " + e.getMessage(), e);
+        }
+        if (n != rawLength) {
+          throw new CorruptBlockException("lz4 decompress failed: LENGTH: the block decompresses"
+              + " to " + n + " bytes, not " + rawLength + ".");
+        }
+      }
+
+      @Override
+      protected void release() {}
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "lz4";
+  }
+}

@@ -1,0 +1,44 @@
+package io.github.kaeshuffle.codec;
+
+/**
+ * The JNI surface of libkaeshuffle: the only class that declares native methods. Nothing here
+ * throws from C; negative results are {@link NativeError} codes. Callers check every offset and
+ * length before calling (the C side checks them again).
+ *
+ * <p>Buffer arguments are a {@code byte[]} or a direct {@code ByteBuffer}; offsets are indexes into
+ * the array or the buffer's memory, independent of the buffer's position.
+ */
+final class NativeLib {
+  /** Must equal KAE_ABI_VERSION in kae_jni.c; the loader refuses a library that differs. */
+  static final int ABI_VERSION = 1;
+
+  private NativeLib() {}
+
+  static native int abiVersion();
+
+  /** The linked system zlib when path is null, else a zlib-compatible library by dlopen. */
+  static native long openZlib(String path);
+
+  static native long openLibdeflate(String path);
+
+  /** Detail of the last failed open on this thread (dlerror text, missing symbol). */
+  static native String lastOpenError();
+
+  static native String describe(long backend);
+
+  static native long maxCompressedLength(long backend, int rawLength);
+
+  static native long newCompressor(long backend, int level);
+
+  static native void freeCompressor(long ctx);
+
+  static native int compress(
+      long ctx, Object src, int srcOff, int srcLen, Object dst, int dstOff, int dstCap);
+
+  static native long newDecompressor(long backend);
+
+  static native void freeDecompressor(long ctx);
+
+  static native int decompress(
+      long ctx, Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength);
+}

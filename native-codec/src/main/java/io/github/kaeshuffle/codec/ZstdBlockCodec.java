@@ -1,0 +1,130 @@
+package io.github.kaeshuffle.codec;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
+import java.nio.ByteBuffer;
+
+/** Zstandard blocks through zstd-jni (the jar Spark ships), one reused context per owner. */
+final class ZstdBlockCodec implements BlockCodec {
+  private final int level;
+
+  ZstdBlockCodec(int level) {
+    this.level = level;
+  }
+
+  @Override
+  public String name() {
+    return Codecs.ZSTD;
+  }
+
+  @Override
+  public CodecFormat format() {
+    return CodecFormat.ZSTD;
+  }
+
+  @Override
+  public int level() {
+    return level;
+  }
+
+  @Override
+  public String description() {
+    return "zstd-jni (libzstd " + Zstd.class.getPackage().getImplementationVersion() + ")";
+  }
+
+  @Override
+  public int maxCompressedLength(int rawLength) {
+    if (rawLength < 0) {
+      throw new IllegalArgumentException("A block length cannot be negative: " + rawLength);
+    }
+    long bound = Zstd.compressBound(rawLength);
+    if (bound > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("A " + rawLength + "-byte block is too large.");
+    }
+    return (int) bound;
+  }
+
+  /** zstd-jni takes arrays or direct buffers but not a mix: a mixed pair goes through arrays. */
+  private static byte[] asArray(Object target, int off, int len) {
+    if (target instanceof byte[] a) {
+      return a;
+    }
+    byte[] copy = new byte[len];
+    Buffers.view(target, off, len).get(copy);
+    return copy;
+  }
+
+  @Override
+  public BlockCompressor newCompressor() {
+    ZstdCompressCtx ctx = new ZstdCompressCtx();
+    ctx.setLevel(level);
+    return new AbstractBlockCompressor(this) {
+      @Override
+      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
+          int room) throws CodecException {
+        try {
+          if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d) {
+            return ctx.compressDirectByteBuffer(d, dstOff, room, s, srcOff, srcLen);
+          }
+          if (dst instanceof byte[] d) {
+            byte[] s = asArray(src, srcOff, srcLen);
+            return ctx.compressByteArray(d, dstOff, room, s, s == src ? srcOff : 0, srcLen);
+          }
+          byte[] out = new byte[room];
+          int n = ctx.compressByteArray(out, 0, room, (byte[]) src, srcOff, srcLen);
+          Buffers.view(dst, dstOff, n).put(out, 0, n);
+          return n;
+        } catch (ZstdException e) {
+          throw new CodecException("zstd compress failed: " + e.getMessage(), e);
+        }
+      }
+
+      @Override
+      protected void release() {
+        ctx.close();
+      }
+    };
+  }
+
+  @Override
+  public BlockDecompressor newDecompressor() {
+    ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+    return new AbstractBlockDecompressor(this) {
+      @Override
+      protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
+          int rawLength) throws CodecException {
+        int n;
+        try {
+          if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d) {
+            n = ctx.decompressDirectByteBuffer(d, dstOff, rawLength, s, srcOff, srcLen);
+          } else if (dst instanceof byte[] d) {
+            byte[] s = asArray(src, srcOff, srcLen);
+            n = ctx.decompressByteArray(d, dstOff, rawLength, s, s == src ? srcOff : 0, srcLen);
+          } else {
+            byte[] out = new byte[rawLength];
+            n = ctx.decompressByteArray(out, 0, rawLength, (byte[]) src, srcOff, srcLen);
+            Buffers.view(dst, dstOff, rawLength).put(out, 0, Math.max(0, n));
+          }
+        } catch (ZstdException e) {
+          throw new CorruptBlockException("zstd decompress failed: " + e.getMessage(), e);
+        }
+        if (n != rawLength) {
+          throw new CorruptBlockException("zstd decompress failed: LENGTH: the block decompresses"
+              + " to " + n + " bytes, not " + rawLength + ".");
+        }
+      }
+
+      @Override
+      protected void release() {
+        ctx.close();
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "zstd level " + level;
+  }
+}

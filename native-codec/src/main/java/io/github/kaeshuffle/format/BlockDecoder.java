@@ -1,0 +1,99 @@
+package io.github.kaeshuffle.format;
+
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_CHECKSUM_OFFSET;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
+
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.BlockDecompressor;
+import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.CodecFormat;
+import io.github.kaeshuffle.codec.Codecs;
+import io.github.kaeshuffle.codec.CorruptBlockException;
+import java.nio.ByteBuffer;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * Decodes frames: checks the header, the CRC32C of header and payload, then decompresses with one
+ * codec call (or copies a stored-raw payload) into exactly the block's raw length. Frames of any
+ * format are read: the preferred codec serves its own format, {@link Codecs#defaultDecoder} the
+ * others (a deflate block from a KAEzip node decodes with zlib here). Not thread-safe.
+ */
+public final class BlockDecoder implements AutoCloseable {
+  private final BlockCodec preferred;
+  private final Map<CodecFormat, BlockDecompressor> decompressors = new EnumMap<>(
+      CodecFormat.class);
+  private final CRC32C crc = new CRC32C();
+  private final BlockStats stats = new BlockStats();
+
+  /** A decoder preferring {@code preferred} for its format; null to use the defaults only. */
+  public BlockDecoder(BlockCodec preferred) {
+    this.preferred = preferred;
+  }
+
+  /**
+   * Decodes the frame at absolute index {@code at} of {@code frames} into {@code dst} from its
+   * position, advancing it by the raw length, which is returned. {@code expectedRaw} is the raw
+   * length the index gives, or -1 when there is no index to compare with.
+   */
+  public int decode(ByteBuffer frames, int at, int expectedRaw, ByteBuffer dst)
+      throws CodecException {
+    FrameHeader h = FrameHeader.parse(frames, at);
+    if (expectedRaw >= 0 && h.rawLength() != expectedRaw) {
+      throw new CorruptBlockException("Frame at offset " + at + " declares raw length "
+          + h.rawLength() + " but the segment index says " + expectedRaw + ".");
+    }
+    if (dst.remaining() < h.rawLength()) {
+      throw new IllegalArgumentException("The destination has " + dst.remaining()
+          + " bytes left; the block needs " + h.rawLength() + ".");
+    }
+    int payload = at + FRAME_HEADER_LENGTH;
+    crc.reset();
+    crc.update(frames.duplicate().limit(at + FRAME_CHECKSUM_OFFSET).position(at));
+    crc.update(frames.duplicate().limit(payload + h.storedLength()).position(payload));
+    if ((int) crc.getValue() != h.checksum()) {
+      throw new CorruptBlockException(String.format(
+          "Frame at offset %d fails its CRC32C check: stored 0x%08x, computed 0x%08x.", at,
+          h.checksum(), (int) crc.getValue()));
+    }
+    ByteBuffer src = frames.duplicate().limit(payload + h.storedLength()).position(payload);
+    if (h.storedRaw()) {
+      dst.put(src);
+      stats.storedRawBlocks++;
+    } else {
+      long t0 = System.nanoTime();
+      decompressor(h.format()).decompress(src, dst, h.rawLength());
+      stats.codecNanos += System.nanoTime() - t0;
+      stats.codecCalls++;
+    }
+    stats.blocks++;
+    stats.rawBytes += h.rawLength();
+    stats.storedBytes += h.storedLength();
+    return h.rawLength();
+  }
+
+  private BlockDecompressor decompressor(CodecFormat format) throws CodecException {
+    BlockDecompressor d = decompressors.get(format);
+    if (d == null) {
+      BlockCodec codec = preferred != null && preferred.format() == format
+          ? preferred
+          : Codecs.defaultDecoder(format);
+      d = codec.newDecompressor();
+      decompressors.put(format, d);
+    }
+    return d;
+  }
+
+  public BlockStats stats() {
+    return stats;
+  }
+
+  @Override
+  public void close() {
+    for (BlockDecompressor d : decompressors.values()) {
+      d.close();
+    }
+    decompressors.clear();
+  }
+}

@@ -1,0 +1,93 @@
+package io.github.kaeshuffle.format;
+
+import static io.github.kaeshuffle.format.BlockFormat.FLAG_STORED_RAW;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_CHECKSUM_OFFSET;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
+
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.BlockCompressor;
+import io.github.kaeshuffle.codec.CodecException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * Turns one raw block into one frame with exactly one codec call. If the compressed payload is not
+ * strictly smaller than the block, the raw bytes are stored instead, so a frame's payload is never
+ * larger than its block. Not thread-safe; owns one compressor, reused for every block.
+ */
+public final class BlockEncoder implements AutoCloseable {
+  private final BlockCodec codec;
+  private final BlockCompressor compressor;
+  private final CRC32C crc = new CRC32C();
+  private final BlockStats stats = new BlockStats();
+
+  public BlockEncoder(BlockCodec codec) throws CodecException {
+    this.codec = codec;
+    this.compressor = codec.newCompressor();
+  }
+
+  public BlockCodec codec() {
+    return codec;
+  }
+
+  /** Room an output needs to take the frame of a {@code rawLength}-byte block. */
+  public int maxFrameLength(int rawLength) {
+    return FRAME_HEADER_LENGTH + Math.max(rawLength, codec.maxCompressedLength(rawLength));
+  }
+
+  /**
+   * Encodes the remaining bytes of {@code raw} (1 to {@link BlockFormat#MAX_BLOCK_SIZE}) as a
+   * frame written at {@code out}'s position, which must have {@link #maxFrameLength} bytes left.
+   * Advances both buffers; returns the frame's length.
+   */
+  public int encode(ByteBuffer raw, ByteBuffer out) throws CodecException {
+    int rawLength = raw.remaining();
+    if (rawLength < 1 || rawLength > MAX_BLOCK_SIZE) {
+      throw new IllegalArgumentException("A block must hold 1 to " + MAX_BLOCK_SIZE
+          + " bytes, not " + rawLength + ".");
+    }
+    if (out.remaining() < maxFrameLength(rawLength)) {
+      throw new IllegalArgumentException("The output has " + out.remaining() + " bytes left; a "
+          + rawLength + "-byte block may need " + maxFrameLength(rawLength) + ".");
+    }
+    int start = out.position();
+    ByteBuffer payload = out.duplicate();
+    payload.position(start + FRAME_HEADER_LENGTH);
+    ByteBuffer rawView = raw.duplicate();
+    long t0 = System.nanoTime();
+    int stored = compressor.compress(rawView, payload);
+    stats.codecNanos += System.nanoTime() - t0;
+    stats.codecCalls++;
+    int flags = 0;
+    if (stored >= rawLength) {
+      stored = rawLength;
+      flags = FLAG_STORED_RAW;
+      out.put(start + FRAME_HEADER_LENGTH, raw, raw.position(), rawLength);
+      stats.storedRawBlocks++;
+    }
+    FrameHeader.writeFields(out, start, codec.format(), flags, rawLength, stored);
+    crc.reset();
+    crc.update(out.duplicate().limit(start + FRAME_CHECKSUM_OFFSET).position(start));
+    crc.update(out.duplicate().limit(start + FRAME_HEADER_LENGTH + stored)
+        .position(start + FRAME_HEADER_LENGTH));
+    out.duplicate().order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(start + FRAME_CHECKSUM_OFFSET, (int) crc.getValue());
+    raw.position(raw.limit());
+    out.position(start + FRAME_HEADER_LENGTH + stored);
+    stats.blocks++;
+    stats.rawBytes += rawLength;
+    stats.storedBytes += stored;
+    return FRAME_HEADER_LENGTH + stored;
+  }
+
+  public BlockStats stats() {
+    return stats;
+  }
+
+  @Override
+  public void close() {
+    compressor.close();
+  }
+}

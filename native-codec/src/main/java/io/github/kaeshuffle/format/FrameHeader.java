@@ -1,0 +1,93 @@
+package io.github.kaeshuffle.format;
+
+import static io.github.kaeshuffle.format.BlockFormat.FLAG_STORED_RAW;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_MAGIC;
+import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
+import static io.github.kaeshuffle.format.BlockFormat.VERSION;
+
+import io.github.kaeshuffle.codec.CodecFormat;
+import io.github.kaeshuffle.codec.CorruptBlockException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One frame's header, parsed and checked for internal consistency. The checksum is verified
+ * against the payload by {@link BlockDecoder}, not here.
+ */
+public record FrameHeader(CodecFormat format, int flags, int rawLength, int storedLength,
+    int checksum) {
+
+  public boolean storedRaw() {
+    return (flags & FLAG_STORED_RAW) != 0;
+  }
+
+  public int frameLength() {
+    return FRAME_HEADER_LENGTH + storedLength;
+  }
+
+  /** Writes the first 16 header bytes (all but the checksum) at {@code at}. */
+  static void writeFields(ByteBuffer out, int at, CodecFormat format, int flags, int rawLength,
+      int storedLength) {
+    ByteBuffer b = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(at, FRAME_MAGIC);
+    b.put(at + 4, (byte) VERSION);
+    b.put(at + 5, (byte) format.id());
+    b.put(at + 6, (byte) flags);
+    b.put(at + 7, (byte) 0);
+    b.putInt(at + 8, rawLength);
+    b.putInt(at + 12, storedLength);
+  }
+
+  /**
+   * Parses the header at absolute index {@code at} of {@code buf}, which must hold the whole
+   * frame ({@code limit - at >= frameLength}). Throws when any field is impossible.
+   */
+  public static FrameHeader parse(ByteBuffer buf, int at) throws CorruptBlockException {
+    if (at < 0 || buf.limit() - at < FRAME_HEADER_LENGTH) {
+      throw new CorruptBlockException("Truncated frame: " + Math.max(0, buf.limit() - at)
+          + " bytes left at offset " + at + ", a frame header needs " + FRAME_HEADER_LENGTH + ".");
+    }
+    ByteBuffer b = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    int magic = b.getInt(at);
+    if (magic != FRAME_MAGIC) {
+      throw new CorruptBlockException(String.format(
+          "Bad frame magic 0x%08x at offset %d (expected 0x%08x).", magic, at, FRAME_MAGIC));
+    }
+    int version = b.get(at + 4) & 0xff;
+    if (version != VERSION) {
+      throw new CorruptBlockException("Frame at offset " + at + " has format version " + version
+          + "; this reader reads version " + VERSION + ".");
+    }
+    int codecId = b.get(at + 5) & 0xff;
+    CodecFormat format = CodecFormat.ofId(codecId);
+    int flags = b.get(at + 6) & 0xff;
+    int reserved = b.get(at + 7) & 0xff;
+    int raw = b.getInt(at + 8);
+    int stored = b.getInt(at + 12);
+    int checksum = b.getInt(at + 16);
+    if (format == null) {
+      throw new CorruptBlockException("Frame at offset " + at + " names unknown codec id "
+          + codecId + ".");
+    }
+    if ((flags & ~FLAG_STORED_RAW) != 0 || reserved != 0) {
+      throw new CorruptBlockException("Frame at offset " + at + " has unknown flags 0x"
+          + Integer.toHexString(flags) + " or reserved byte " + reserved + ".");
+    }
+    if (raw < 1 || raw > MAX_BLOCK_SIZE) {
+      throw new CorruptBlockException("Frame at offset " + at + " declares raw length " + raw
+          + ", outside 1.." + MAX_BLOCK_SIZE + ".");
+    }
+    boolean storedRaw = (flags & FLAG_STORED_RAW) != 0;
+    // Compressed payloads are kept only when strictly smaller than the raw block.
+    if (stored < 1 || stored > raw || storedRaw != (stored == raw)) {
+      throw new CorruptBlockException("Frame at offset " + at + " declares stored length "
+          + stored + " for raw length " + raw + (storedRaw ? " stored raw." : " compressed."));
+    }
+    if ((long) buf.limit() - at - FRAME_HEADER_LENGTH < stored) {
+      throw new CorruptBlockException("Truncated frame at offset " + at + ": payload of "
+          + stored + " bytes, only " + (buf.limit() - at - FRAME_HEADER_LENGTH) + " left.");
+    }
+    return new FrameHeader(format, flags, raw, stored, checksum);
+  }
+}

@@ -1,0 +1,137 @@
+package io.github.kaeshuffle.format;
+
+import static io.github.kaeshuffle.format.BlockFormat.FOOTER_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.FOOTER_MAGIC;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.INDEX_ENTRY_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.INDEX_HEAD_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
+import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
+import static io.github.kaeshuffle.format.BlockFormat.VERSION;
+
+import io.github.kaeshuffle.codec.CorruptBlockException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The block index of one segment, read from the segment's end before any block is touched: every
+ * block's offset, raw and stored length. Parsing checks the footer magic, the index checksum, and
+ * that the entries describe contiguous frames that end exactly where the index starts, so a
+ * reader can trust offsets and sizes (frame headers are still checked again when decoded).
+ */
+public final class SegmentIndex {
+  private final long[] offsets;
+  private final int[] rawLengths;
+  private final int[] storedLengths;
+  private final long totalRawLength;
+  private final long segmentLength;
+
+  private SegmentIndex(long[] offsets, int[] raw, int[] stored, long totalRaw, long length) {
+    this.offsets = offsets;
+    this.rawLengths = raw;
+    this.storedLengths = stored;
+    this.totalRawLength = totalRaw;
+    this.segmentLength = length;
+  }
+
+  /** Parses the index of the segment that occupies {@code [0, limit)} of {@code segment}. */
+  public static SegmentIndex parse(ByteBuffer segment) throws CorruptBlockException {
+    ByteBuffer b = segment.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    int end = b.limit();
+    if (end < FOOTER_LENGTH + INDEX_HEAD_LENGTH) {
+      throw new CorruptBlockException("Truncated segment: " + end + " bytes cannot hold an index.");
+    }
+    int footer = end - FOOTER_LENGTH;
+    int magic = b.getInt(footer + 28);
+    if (magic != FOOTER_MAGIC) {
+      throw new CorruptBlockException(String.format(
+          "Bad segment footer magic 0x%08x (expected 0x%08x): the segment is truncated or"
+              + " corrupt.", magic, FOOTER_MAGIC));
+    }
+    long totalRaw = b.getLong(footer);
+    long indexOffset = b.getLong(footer + 8);
+    long count = b.getInt(footer + 16) & 0xffffffffL;
+    int version = b.get(footer + 20) & 0xff;
+    if (version != VERSION) {
+      throw new CorruptBlockException("Segment index has format version " + version
+          + "; this reader reads version " + VERSION + ".");
+    }
+    long indexLength = BlockFormat.indexLength(count);
+    if (count < 1 || indexOffset < 0 || indexOffset + indexLength != end) {
+      throw new CorruptBlockException("Segment footer is inconsistent: " + count
+          + " blocks, index at " + indexOffset + ", segment length " + end + ".");
+    }
+    int head = (int) indexOffset;
+    CRC32C crc = new CRC32C();
+    crc.update(b.duplicate().limit(footer + 24).position(head));
+    int expected = b.getInt(footer + 24);
+    if ((int) crc.getValue() != expected) {
+      throw new CorruptBlockException(String.format(
+          "Segment index checksum mismatch: stored 0x%08x, computed 0x%08x.", expected,
+          (int) crc.getValue()));
+    }
+    if (b.getInt(head) != INDEX_MAGIC || (b.getInt(head + 4) & 0xffffffffL) != count) {
+      throw new CorruptBlockException("Segment index head is inconsistent with its footer.");
+    }
+    int n = (int) count;
+    long[] offsets = new long[n];
+    int[] raw = new int[n];
+    int[] stored = new int[n];
+    long expectedOffset = 0;
+    long rawSum = 0;
+    for (int i = 0; i < n; i++) {
+      int e = head + INDEX_HEAD_LENGTH + i * INDEX_ENTRY_LENGTH;
+      offsets[i] = b.getLong(e);
+      raw[i] = b.getInt(e + 8);
+      stored[i] = b.getInt(e + 12);
+      if (offsets[i] != expectedOffset || raw[i] < 1 || raw[i] > MAX_BLOCK_SIZE
+          || stored[i] < 1 || stored[i] > raw[i]) {
+        throw new CorruptBlockException("Segment index entry " + i + " is inconsistent: offset "
+            + offsets[i] + " (expected " + expectedOffset + "), raw " + raw[i] + ", stored "
+            + stored[i] + ".");
+      }
+      expectedOffset += FRAME_HEADER_LENGTH + stored[i];
+      rawSum += raw[i];
+    }
+    if (expectedOffset != indexOffset || rawSum != totalRaw) {
+      throw new CorruptBlockException("Segment index entries add up to " + expectedOffset
+          + " bytes and " + rawSum + " raw bytes; the footer says " + indexOffset + " and "
+          + totalRaw + ".");
+    }
+    return new SegmentIndex(offsets, raw, stored, totalRaw, end);
+  }
+
+  public int blockCount() {
+    return offsets.length;
+  }
+
+  public long offset(int block) {
+    return offsets[block];
+  }
+
+  public int rawLength(int block) {
+    return rawLengths[block];
+  }
+
+  public int storedLength(int block) {
+    return storedLengths[block];
+  }
+
+  public long totalRawLength() {
+    return totalRawLength;
+  }
+
+  public long segmentLength() {
+    return segmentLength;
+  }
+
+  /** The largest raw block: the room a reader needs to decode any block of this segment. */
+  public int maxRawLength() {
+    int max = 0;
+    for (int r : rawLengths) {
+      max = Math.max(max, r);
+    }
+    return max;
+  }
+}

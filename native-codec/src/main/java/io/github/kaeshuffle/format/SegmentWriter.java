@@ -1,0 +1,137 @@
+package io.github.kaeshuffle.format;
+
+import io.github.kaeshuffle.codec.CodecException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+
+/**
+ * Turns a stream of bytes into one segment: the bytes are cut into blocks of exactly
+ * {@code blockSize} raw bytes (the last may be shorter), each block is encoded with one codec call
+ * and written as a frame, and {@link #finish()} appends the block index. Writing nothing produces
+ * nothing: an empty segment takes zero bytes. Not thread-safe.
+ *
+ * <p>The encoder is borrowed: closing this writer does not close it, nor the sink.
+ */
+public final class SegmentWriter extends OutputStream {
+  private final BlockEncoder encoder;
+  private final OutputStream sink;
+  private final ByteBuffer block;
+  private final ByteBuffer frame;
+  private final SegmentIndexBuilder index = new SegmentIndexBuilder();
+  private long bytesWritten;
+  private boolean finished;
+
+  public SegmentWriter(BlockEncoder encoder, int blockSize, OutputStream sink) {
+    BlockFormat.checkBlockSize(blockSize);
+    this.encoder = encoder;
+    this.sink = sink;
+    this.block = ByteBuffer.allocate(blockSize);
+    this.frame = ByteBuffer.allocate(encoder.maxFrameLength(blockSize));
+  }
+
+  @Override
+  public void write(int b) throws IOException {
+    checkOpen();
+    block.put((byte) b);
+    if (!block.hasRemaining()) {
+      flushBlock();
+    }
+  }
+
+  @Override
+  public void write(byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    while (len > 0) {
+      int n = Math.min(len, block.remaining());
+      block.put(b, off, n);
+      off += n;
+      len -= n;
+      if (!block.hasRemaining()) {
+        flushBlock();
+      }
+    }
+  }
+
+  /** Writes the remaining bytes of {@code src}. */
+  public void write(ByteBuffer src) throws IOException {
+    checkOpen();
+    while (src.hasRemaining()) {
+      int n = Math.min(src.remaining(), block.remaining());
+      block.put(block.position(), src, src.position(), n);
+      block.position(block.position() + n);
+      src.position(src.position() + n);
+      if (!block.hasRemaining()) {
+        flushBlock();
+      }
+    }
+  }
+
+  private void checkOpen() {
+    if (finished) {
+      throw new IllegalStateException("This segment is finished; start a new SegmentWriter.");
+    }
+  }
+
+  private void flushBlock() throws IOException {
+    block.flip();
+    frame.clear();
+    int start = frame.position();
+    encoder.encode(block, frame);
+    int stored = frame.position() - start - BlockFormat.FRAME_HEADER_LENGTH;
+    index.add(block.limit(), stored);
+    sink.write(frame.array(), frame.arrayOffset() + start, frame.position() - start);
+    bytesWritten += frame.position() - start;
+    block.clear();
+  }
+
+  /**
+   * Encodes the last partial block and writes the index; returns the segment's length in bytes
+   * (0 when nothing was written). Idempotent. Does not flush or close the sink.
+   */
+  public long finish() throws IOException {
+    if (!finished) {
+      finished = true;
+      if (block.position() > 0) {
+        flushBlock();
+      }
+      if (index.blockCount() > 0) {
+        ByteBuffer idx = index.build();
+        sink.write(idx.array(), idx.arrayOffset(), idx.remaining());
+        bytesWritten += idx.remaining();
+      }
+    }
+    return bytesWritten;
+  }
+
+  /** Bytes given to the sink so far. */
+  public long bytesWritten() {
+    return bytesWritten;
+  }
+
+  /** Blocks written so far in this segment. */
+  public int blockCount() {
+    return index.blockCount();
+  }
+
+  /** Same as {@link #finish()}; the sink stays open. */
+  @Override
+  public void close() throws IOException {
+    finish();
+  }
+
+  /** Encodes bytes already in memory as one segment; for tests and tools. */
+  public static byte[] encode(BlockEncoder encoder, int blockSize, byte[] data)
+      throws CodecException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (SegmentWriter w = new SegmentWriter(encoder, blockSize, out)) {
+      w.write(data);
+    } catch (CodecException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IllegalStateException("A ByteArrayOutputStream does not fail", e);
+    }
+    return out.toByteArray();
+  }
+}

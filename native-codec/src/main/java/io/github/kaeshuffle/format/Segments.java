@@ -1,0 +1,60 @@
+package io.github.kaeshuffle.format;
+
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_MAGIC;
+import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
+
+import io.github.kaeshuffle.codec.CorruptBlockException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Walks buffers that hold several segments back to back (a batch of contiguous partitions). */
+public final class Segments {
+  private Segments() {}
+
+  /**
+   * Splits {@code [position, limit)} of {@code buf} into its segments, each returned as a slice
+   * whose index 0 is the segment's start. Walks forward frame by frame until an index head, then
+   * skips the index; every slice's index is parsed and checked. An empty range has no segments.
+   */
+  public static List<ByteBuffer> split(ByteBuffer buf) throws CorruptBlockException {
+    ByteBuffer b = buf.slice().order(ByteOrder.LITTLE_ENDIAN);
+    List<ByteBuffer> out = new ArrayList<>();
+    int start = 0;
+    int at = 0;
+    int end = b.limit();
+    while (at < end) {
+      if (end - at < 8) {
+        throw new CorruptBlockException("Truncated segment: " + (end - at)
+            + " stray bytes at offset " + at + ".");
+      }
+      int magic = b.getInt(at);
+      if (magic == FRAME_MAGIC) {
+        FrameHeader h = FrameHeader.parse(b, at);
+        at += FRAME_HEADER_LENGTH + h.storedLength();
+      } else if (magic == INDEX_MAGIC) {
+        long count = b.getInt(at + 4) & 0xffffffffL;
+        long segEnd = at + BlockFormat.indexLength(count);
+        if (count < 1 || segEnd > end) {
+          throw new CorruptBlockException("Segment index at offset " + at + " declares " + count
+              + " blocks, which do not fit in the " + (end - at) + " bytes left.");
+        }
+        ByteBuffer segment = b.slice(start, (int) (segEnd - start));
+        SegmentIndex.parse(segment);
+        out.add(segment);
+        at = (int) segEnd;
+        start = at;
+      } else {
+        throw new CorruptBlockException(String.format(
+            "Bad magic 0x%08x at offset %d: neither a frame nor a segment index.", magic, at));
+      }
+    }
+    if (start != end) {
+      throw new CorruptBlockException("Truncated segment: frames at offset " + start
+          + " have no index.");
+    }
+    return out;
+  }
+}

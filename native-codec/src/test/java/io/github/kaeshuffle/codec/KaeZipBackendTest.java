@@ -1,0 +1,156 @@
+package io.github.kaeshuffle.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kaezip backend through a real dlopen of a zlib-compatible stand-in library that counts calls,
+ * its fallbacks, and the hardware guard that keeps KAEzip from loading on other CPUs.
+ */
+class KaeZipBackendTest {
+  private static final String HISILICON_CPUINFO =
+      "processor\t: 0\nBogoMIPS\t: 200.00\nCPU implementer\t: 0x48\nCPU architecture: 8\n";
+
+  @Test
+  void oneDeflateCallPerBlockAndNoInitPerBlock() throws Exception {
+    BlockCodec c = Codecs.exact(TestCodecs.kaezipStandIn());
+    assertEquals(Codecs.KAEZIP, c.name());
+    assertTrue(c.description().contains("libzstandin.so"), c.description());
+    int blocks = 37;
+    int blockSize = 256 * 1024;
+    byte[] raw = TestCodecs.data("text", blockSize, 7);
+    byte[] out = new byte[c.maxCompressedLength(blockSize)];
+    long deflates = StandInZlib.deflateCalls();
+    long inits = StandInZlib.deflateInitCalls();
+    long resets = StandInZlib.deflateResetCalls();
+    try (BlockCompressor comp = c.newCompressor()) {
+      for (int i = 0; i < blocks; i++) {
+        comp.compress(raw, 0, raw.length, out, 0, out.length);
+      }
+      assertEquals(blocks, comp.calls());
+    }
+    assertEquals(blocks, StandInZlib.deflateCalls() - deflates, "deflate calls");
+    assertEquals(1, StandInZlib.deflateInitCalls() - inits, "deflateInit2_ calls");
+    assertEquals(blocks, StandInZlib.deflateResetCalls() - resets, "deflateReset calls");
+  }
+
+  @Test
+  void decompressionGoesThroughTheLoadedLibrary() throws Exception {
+    BlockCodec c = Codecs.exact(TestCodecs.kaezipStandIn());
+    byte[] raw = TestCodecs.data("mixed", 100_000, 8);
+    byte[] z = new byte[c.maxCompressedLength(raw.length)];
+    byte[] back = new byte[raw.length];
+    long inflates = StandInZlib.inflateCalls();
+    try (BlockCompressor comp = c.newCompressor(); BlockDecompressor d = c.newDecompressor()) {
+      int n = comp.compress(raw, 0, raw.length, z, 0, z.length);
+      d.decompress(z, 0, n, back, 0, raw.length);
+    }
+    assertEquals(1, StandInZlib.inflateCalls() - inflates, "inflate calls");
+    org.junit.jupiter.api.Assertions.assertArrayEquals(raw, back);
+  }
+
+  @Test
+  void outputsAreSizedWithTheLibrarysOwnBound() throws Exception {
+    BlockCodec c = Codecs.exact(TestCodecs.kaezipStandIn());
+    for (int n : new int[] {0, 1, 1000, 256 * 1024, 8 * 1024 * 1024}) {
+      // The stand-in's compressBound is KAEzip's n + n/8 + 13, larger than zlib's.
+      assertEquals(n + n / 8 + 13, c.maxCompressedLength(n));
+    }
+  }
+
+  @Test
+  void brokenLibrariesFallBackToZlibWithTheReason() throws Exception {
+    String[][] cases = {
+      {"/nonexistent/libz.so", "LIB_OPEN"},
+      {TestCodecs.testLib("libnotzlib.so"), "LIB_SYMBOL"},
+      {TestCodecs.testLib("libzfailinit.so"), "LIB_INIT"},
+    };
+    for (String[] k : cases) {
+      CodecOptions o = CodecOptions.builder().codec(Codecs.KAEZIP).kaezipLibrary(k[0])
+          .kaezipSkipHardwareCheck(true).build();
+      Codecs.Selection s = Codecs.select(o);
+      assertEquals(Codecs.ZLIB, s.codec().name(), s.reason());
+      assertTrue(s.reason().contains(k[1]) && s.reason().contains(k[0]), s.reason());
+      CodecException e = assertThrows(CodecException.class, () -> Codecs.exact(o));
+      assertTrue(e.getMessage().contains(k[1]), e.getMessage());
+    }
+  }
+
+  @Test
+  void aLibraryThatAbortsIsNeverLoadedWithoutTheHardware() throws Exception {
+    // On this host the guard says no, so the library that would kill the JVM is never opened.
+    CodecOptions o = CodecOptions.builder().codec(Codecs.KAEZIP)
+        .kaezipLibrary(TestCodecs.testLib("libabortonload.so")).build();
+    Codecs.Selection s = Codecs.select(o);
+    assertEquals(Codecs.ZLIB, s.codec().name());
+    assertTrue(s.reason().contains("KAEzip not used"), s.reason());
+    Codecs.Selection auto = Codecs.select(o.toBuilder().codec(Codecs.AUTO).build());
+    assertFalse(auto.codec().name().equals(Codecs.KAEZIP), auto.reason());
+  }
+
+  @Test
+  void autoPrefersKaezipThenLibdeflateThenZlib() throws Exception {
+    CodecOptions withStandIn = TestCodecs.kaezipStandIn().toBuilder().codec(Codecs.AUTO).build();
+    assertEquals(Codecs.KAEZIP, Codecs.select(withStandIn).codec().name());
+    CodecOptions noKae = CodecOptions.builder().codec(Codecs.AUTO)
+        .kaezipLibrary("/nonexistent/libz.so").kaezipSkipHardwareCheck(true).build();
+    assertEquals(Codecs.LIBDEFLATE, Codecs.select(noKae).codec().name());
+    CodecOptions noLibdeflate = noKae.toBuilder().libdeflateLibrary("/nonexistent/ld.so")
+        .build();
+    Codecs.Selection s = Codecs.select(noLibdeflate);
+    assertEquals(Codecs.ZLIB, s.codec().name());
+    assertTrue(s.reason().contains("libdeflate not used"), s.reason());
+  }
+
+  @Test
+  void detectionNeedsAarch64AHiSiliconCpuAndTheAccelerator(@TempDir Path root) throws Exception {
+    Path proc = Files.createDirectories(root.resolve("proc"));
+    Path uacce = Files.createDirectories(root.resolve("sys/class/uacce"));
+    Files.writeString(proc.resolve("cpuinfo"), HISILICON_CPUINFO);
+    assertFalse(KaeZipDetector.detect(root, "aarch64").present(), "no accelerator yet");
+    Files.createDirectories(uacce.resolve("hisi_sec2-0"));
+    assertFalse(KaeZipDetector.detect(root, "aarch64").present(), "only a crypto engine");
+    Files.createDirectories(uacce.resolve("hisi_zip-0"));
+    KaeZipDetector.Result yes = KaeZipDetector.detect(root, "aarch64");
+    assertTrue(yes.present(), yes.reason());
+    assertTrue(KaeZipDetector.detect(root, "arm64").present());
+    assertFalse(KaeZipDetector.detect(root, "amd64").present(), "never on x86_64");
+    Files.writeString(proc.resolve("cpuinfo"),
+        HISILICON_CPUINFO.replace("0x48", "0x41")); // an ARM Ltd core
+    KaeZipDetector.Result arm = KaeZipDetector.detect(root, "aarch64");
+    assertFalse(arm.present());
+    assertTrue(arm.reason().contains("0x48"), arm.reason());
+    Files.delete(proc.resolve("cpuinfo"));
+    assertFalse(KaeZipDetector.detect(root, "aarch64").present(), "unreadable cpuinfo");
+  }
+
+  @Test
+  void theRealHostIsJudgedByTheSameCode() {
+    KaeZipDetector.Result r = KaeZipDetector.detect();
+    if (!"aarch64".equals(NativeLoader.arch(System.getProperty("os.arch")))) {
+      assertFalse(r.present(), r.reason());
+    }
+  }
+
+  @Test
+  void badOptionsAreRejectedWithTheAllowedValues() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CodecOptions.builder().codec("gzip").build());
+    assertTrue(e.getMessage().contains("auto, kaezip, libdeflate, zlib, java, lz4, zstd"),
+        e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CodecOptions.builder().codec("zlib").level(10).build());
+    assertTrue(e.getMessage().contains("1 to 9"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CodecOptions.builder().codec("zstd").level(0).build());
+    assertTrue(e.getMessage().contains("1 to 22"), e.getMessage());
+    CodecOptions.builder().codec("libdeflate").level(12).build();
+  }
+}

@@ -1,0 +1,242 @@
+package io.github.kaeshuffle.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.CodecFormat;
+import io.github.kaeshuffle.codec.Codecs;
+import io.github.kaeshuffle.codec.CorruptBlockException;
+import io.github.kaeshuffle.codec.TestCodecs;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class SegmentFormatTest {
+  private static final int BLOCK = BlockFormat.MIN_BLOCK_SIZE;
+
+  static Stream<BlockCodec> codecs() {
+    return TestCodecs.all().stream();
+  }
+
+  private static byte[] segment(BlockCodec c, int blockSize, byte[] data) throws CodecException {
+    try (BlockEncoder e = new BlockEncoder(c)) {
+      return SegmentWriter.encode(e, blockSize, data);
+    }
+  }
+
+  private static byte[] readAll(byte[] segments, BlockCodec reader) throws IOException {
+    try (BlockDecoder d = new BlockDecoder(reader)) {
+      return new SegmentInputStream(ByteBuffer.wrap(segments), d).readAllBytes();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("codecs")
+  void segmentsRoundTripAtEveryEdgeSize(BlockCodec c) throws IOException {
+    for (int size : new int[] {1, 2, BLOCK - 1, BLOCK, BLOCK + 1, 5 * BLOCK, 5 * BLOCK + 77}) {
+      for (String kind : new String[] {"text", "random"}) {
+        byte[] data = TestCodecs.data(kind, size, size);
+        byte[] seg = segment(c, BLOCK, data);
+        SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg));
+        assertEquals((size + BLOCK - 1) / BLOCK, idx.blockCount(), "blocks for " + size);
+        assertEquals(size, idx.totalRawLength());
+        assertEquals(seg.length, idx.segmentLength());
+        assertArrayEquals(data, readAll(seg, c), c.name() + " " + kind + " " + size);
+      }
+    }
+  }
+
+  @Test
+  void anEmptySegmentTakesZeroBytes() throws IOException {
+    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, new byte[0]);
+    assertEquals(0, seg.length);
+    assertEquals(0, readAll(seg, null).length);
+  }
+
+  @Test
+  void theLayoutIsTheDocumentedOne() throws IOException {
+    BlockCodec zlib = TestCodecs.exact(Codecs.ZLIB);
+    byte[] data = TestCodecs.data("text", BLOCK + 100, 1);
+    byte[] seg = segment(zlib, BLOCK, data);
+    ByteBuffer b = ByteBuffer.wrap(seg).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals("KAEF", new String(seg, 0, 4, StandardCharsets.US_ASCII));
+    assertEquals(1, b.get(4)); // version
+    assertEquals(CodecFormat.DEFLATE.id(), b.get(5));
+    assertEquals(0, b.get(6)); // compressed, not stored raw
+    assertEquals(0, b.get(7));
+    assertEquals(BLOCK, b.getInt(8));
+    int stored0 = b.getInt(12);
+    CRC32C crc = new CRC32C();
+    crc.update(seg, 0, 16);
+    crc.update(seg, 20, stored0);
+    assertEquals((int) crc.getValue(), b.getInt(16));
+    int second = 20 + stored0;
+    assertEquals("KAEF", new String(seg, second, 4, StandardCharsets.US_ASCII));
+    assertEquals(100, b.getInt(second + 8));
+    int index = second + 20 + b.getInt(second + 12);
+    assertEquals("KAEI", new String(seg, index, 4, StandardCharsets.US_ASCII));
+    assertEquals(2, b.getInt(index + 4));
+    assertEquals(0L, b.getLong(index + 8));
+    assertEquals(BLOCK, b.getInt(index + 16));
+    assertEquals(stored0, b.getInt(index + 20));
+    assertEquals((long) second, b.getLong(index + 24));
+    int footer = seg.length - 32;
+    assertEquals(index + 8 + 2 * 16, footer);
+    assertEquals((long) data.length, b.getLong(footer));
+    assertEquals((long) index, b.getLong(footer + 8));
+    assertEquals(2, b.getInt(footer + 16));
+    assertEquals(1, b.get(footer + 20));
+    assertEquals("KAEX", new String(seg, seg.length - 4, 4, StandardCharsets.US_ASCII));
+  }
+
+  /** The point of the format: record-sized writes still make one codec call per full block. */
+  @Test
+  void tinyWritesMakeOneCompressCallPerBlock() throws Exception {
+    BlockCodec kae = Codecs.exact(TestCodecs.kaezipStandIn());
+    int blocks = 23;
+    byte[] data = TestCodecs.data("mixed", blocks * BLOCK, 9);
+    long before = standInDeflateCalls();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (BlockEncoder e = new BlockEncoder(kae);
+        SegmentWriter w = new SegmentWriter(e, BLOCK, out)) {
+      for (int i = 0; i < data.length; i += 7) {
+        w.write(data, i, Math.min(7, data.length - i));
+      }
+      w.finish();
+      assertEquals(blocks, e.stats().codecCalls());
+      assertEquals(blocks, w.blockCount());
+      assertEquals(out.size(), w.bytesWritten());
+    }
+    assertEquals(blocks, standInDeflateCalls() - before, "deflate calls in the loaded library");
+    assertArrayEquals(data, readAll(out.toByteArray(), TestCodecs.exact(Codecs.JAVA)));
+  }
+
+  private static long standInDeflateCalls() throws Exception {
+    Class<?> c = Class.forName("io.github.kaeshuffle.codec.StandInZlib");
+    java.lang.reflect.Method m = c.getDeclaredMethod("deflateCalls");
+    m.setAccessible(true);
+    return (long) m.invoke(null);
+  }
+
+  @ParameterizedTest
+  @MethodSource("codecs")
+  void incompressibleBlocksAreStoredRawAndNeverGrow(BlockCodec c) throws IOException {
+    int blockSize = BlockFormat.DEFAULT_BLOCK_SIZE;
+    byte[] data = TestCodecs.data("random", 8 * blockSize, 3);
+    byte[] seg;
+    BlockStats stats;
+    try (BlockEncoder e = new BlockEncoder(c)) {
+      seg = SegmentWriter.encode(e, blockSize, data);
+      stats = e.stats();
+    }
+    assertEquals(8, stats.storedRawBlocks());
+    assertEquals(8, stats.codecCalls());
+    assertEquals(data.length, stats.storedBytes());
+    long overhead = 8L * BlockFormat.FRAME_HEADER_LENGTH + BlockFormat.indexLength(8);
+    assertEquals(data.length + overhead, seg.length);
+    assertTrue(seg.length <= data.length * 1.001, "stored-raw overhead above 0.1%");
+    assertEquals(BlockFormat.FLAG_STORED_RAW, seg[6]);
+    assertArrayEquals(data, readAll(seg, null));
+  }
+
+  @Test
+  void blocksWrittenByOneDeflateBackendReadWithAnother() throws IOException {
+    byte[] data = TestCodecs.data("text", 10 * BLOCK + 5, 4);
+    for (BlockCodec writer : TestCodecs.deflateFamily()) {
+      byte[] seg = segment(writer, BLOCK, data);
+      for (BlockCodec reader : TestCodecs.deflateFamily()) {
+        assertArrayEquals(data, readAll(seg, reader), writer.name() + " -> " + reader.name());
+      }
+      assertArrayEquals(data, readAll(seg, TestCodecs.exact(Codecs.LZ4)), "default decoder");
+    }
+  }
+
+  @Test
+  void concatenatedSegmentsOfMixedCodecsSplitAndReadInOrder() throws IOException {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    ByteArrayOutputStream expect = new ByteArrayOutputStream();
+    List<BlockCodec> codecs = TestCodecs.all();
+    for (int i = 0; i < 12; i++) {
+      byte[] data = TestCodecs.data(i % 3 == 0 ? "random" : "text", i * 9000, i);
+      all.write(segment(codecs.get(i % codecs.size()), BLOCK, data)); // i == 0: empty, 0 bytes
+      expect.write(data);
+    }
+    List<ByteBuffer> parts = Segments.split(ByteBuffer.wrap(all.toByteArray()));
+    assertEquals(11, parts.size());
+    assertArrayEquals(expect.toByteArray(), readAll(all.toByteArray(), null));
+  }
+
+  /** Any single corrupted byte anywhere in a segment is caught; so is any truncation. */
+  @Test
+  void everySingleByteCorruptionAndTruncationIsDetected() throws IOException {
+    byte[] data = TestCodecs.data("text", 3 * BLOCK + 1000, 5);
+    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, data);
+    for (int i = 0; i < seg.length; i++) {
+      for (int bit : new int[] {0x01, 0x80}) {
+        byte[] bad = seg.clone();
+        bad[i] ^= (byte) bit;
+        int at = i;
+        assertThrows(CorruptBlockException.class, () -> readAll(bad, null),
+            "flip of bit " + bit + " at byte " + at + " of " + seg.length + " went unnoticed");
+      }
+    }
+    for (int len = 1; len < seg.length; len++) {
+      byte[] cut = java.util.Arrays.copyOf(seg, len);
+      int at = len;
+      assertThrows(CorruptBlockException.class, () -> readAll(cut, null),
+          "truncation to " + at + " bytes went unnoticed");
+    }
+  }
+
+  @Test
+  void impossibleHeaderFieldsAreRejectedEvenWithAValidChecksum() throws IOException {
+    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, TestCodecs.data("text", 500, 6));
+    String[][] cases = {
+      {"8", "9000000", "raw length"}, // raw length above 8 MiB
+      {"12", "600", "stored length"}, // stored > raw
+      {"5", "99", "unknown codec"},
+      {"6", "2", "flags"},
+      {"4", "2", "version"},
+    };
+    for (String[] k : cases) {
+      byte[] bad = seg.clone();
+      ByteBuffer b = ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN);
+      int field = Integer.parseInt(k[0]);
+      int value = Integer.parseInt(k[1]);
+      if (field == 8 || field == 12) {
+        b.putInt(field, value);
+      } else {
+        b.put(field, (byte) value);
+      }
+      CRC32C crc = new CRC32C();
+      crc.update(bad, 0, 16);
+      crc.update(bad, 20, Math.min(b.getInt(12), bad.length - 20));
+      b.putInt(16, (int) crc.getValue());
+      CorruptBlockException e = assertThrows(CorruptBlockException.class,
+          () -> FrameHeader.parse(ByteBuffer.wrap(bad), 0));
+      assertTrue(e.getMessage().contains(k[2]), e.getMessage());
+    }
+  }
+
+  @Test
+  void blockSizesOutsideTheRangeAreRefused() {
+    BlockCodec zlib = TestCodecs.exact(Codecs.ZLIB);
+    for (int size : new int[] {0, BlockFormat.MIN_BLOCK_SIZE - 1, BlockFormat.MAX_BLOCK_SIZE + 1}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> new SegmentWriter(new BlockEncoder(zlib), size, new ByteArrayOutputStream()));
+      assertTrue(e.getMessage().contains("16 KiB") && e.getMessage().contains("8 MiB"));
+    }
+  }
+}
