@@ -42,6 +42,27 @@ public final class SegmentIndex {
     if (end < FOOTER_LENGTH + INDEX_HEAD_LENGTH) {
       throw new CorruptBlockException("Truncated segment: " + end + " bytes cannot hold an index.");
     }
+    long count = b.getInt(end - FOOTER_LENGTH + 16) & 0xffffffffL;
+    long indexLength = BlockFormat.indexLength(count);
+    if (indexLength > end) {
+      throw new CorruptBlockException("Segment footer declares " + count + " blocks, more than "
+          + "its " + end + " bytes can hold: the segment is truncated or corrupt.");
+    }
+    return parseIndex(b.slice(end - (int) indexLength, (int) indexLength), end - indexLength);
+  }
+
+  /**
+   * Parses an index region on its own: {@code index} holds exactly the index (head, entries,
+   * footer) of a segment whose frames take {@code framesLength} bytes. Used by readers that stream
+   * frames first and meet the index last.
+   */
+  public static SegmentIndex parseIndex(ByteBuffer index, long framesLength)
+      throws CorruptBlockException {
+    ByteBuffer b = index.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    int end = b.limit();
+    if (end < FOOTER_LENGTH + INDEX_HEAD_LENGTH) {
+      throw new CorruptBlockException("Truncated segment index: " + end + " bytes.");
+    }
     int footer = end - FOOTER_LENGTH;
     int magic = b.getInt(footer + 28);
     if (magic != FOOTER_MAGIC) {
@@ -57,21 +78,20 @@ public final class SegmentIndex {
       throw new CorruptBlockException("Segment index has format version " + version
           + "; this reader reads version " + VERSION + ".");
     }
-    long indexLength = BlockFormat.indexLength(count);
-    if (count < 1 || indexOffset < 0 || indexOffset + indexLength != end) {
+    if (count < 1 || BlockFormat.indexLength(count) != end || indexOffset != framesLength) {
       throw new CorruptBlockException("Segment footer is inconsistent: " + count
-          + " blocks, index at " + indexOffset + ", segment length " + end + ".");
+          + " blocks in an index of " + end + " bytes, frames end at " + indexOffset
+          + " but take " + framesLength + " bytes.");
     }
-    int head = (int) indexOffset;
     CRC32C crc = new CRC32C();
-    crc.update(b.duplicate().limit(footer + 24).position(head));
+    crc.update(b.duplicate().limit(footer + 24).position(0));
     int expected = b.getInt(footer + 24);
     if ((int) crc.getValue() != expected) {
       throw new CorruptBlockException(String.format(
           "Segment index checksum mismatch: stored 0x%08x, computed 0x%08x.", expected,
           (int) crc.getValue()));
     }
-    if (b.getInt(head) != INDEX_MAGIC || (b.getInt(head + 4) & 0xffffffffL) != count) {
+    if (b.getInt(0) != INDEX_MAGIC || (b.getInt(4) & 0xffffffffL) != count) {
       throw new CorruptBlockException("Segment index head is inconsistent with its footer.");
     }
     int n = (int) count;
@@ -81,7 +101,7 @@ public final class SegmentIndex {
     long expectedOffset = 0;
     long rawSum = 0;
     for (int i = 0; i < n; i++) {
-      int e = head + INDEX_HEAD_LENGTH + i * INDEX_ENTRY_LENGTH;
+      int e = INDEX_HEAD_LENGTH + i * INDEX_ENTRY_LENGTH;
       offsets[i] = b.getLong(e);
       raw[i] = b.getInt(e + 8);
       stored[i] = b.getInt(e + 12);
@@ -99,7 +119,7 @@ public final class SegmentIndex {
           + " bytes and " + rawSum + " raw bytes; the footer says " + indexOffset + " and "
           + totalRaw + ".");
     }
-    return new SegmentIndex(offsets, raw, stored, totalRaw, end);
+    return new SegmentIndex(offsets, raw, stored, totalRaw, indexOffset + end);
   }
 
   public int blockCount() {

@@ -36,9 +36,29 @@ class SegmentFormatTest {
     }
   }
 
+  /** Reads with both readers (buffer and trickling stream); they must agree. */
   private static byte[] readAll(byte[] segments, BlockCodec reader) throws IOException {
+    byte[] buffered = readBuffered(segments, reader);
+    assertArrayEquals(buffered, readStreamed(segments, reader), "stream decoder disagrees");
+    return buffered;
+  }
+
+  private static byte[] readBuffered(byte[] segments, BlockCodec reader) throws IOException {
     try (BlockDecoder d = new BlockDecoder(reader)) {
       return new SegmentInputStream(ByteBuffer.wrap(segments), d).readAllBytes();
+    }
+  }
+
+  /** Through SegmentStreamDecoder, fed by a stream that returns at most 7 bytes per read. */
+  private static byte[] readStreamed(byte[] segments, BlockCodec reader) throws IOException {
+    java.io.InputStream trickle = new java.io.ByteArrayInputStream(segments) {
+      @Override
+      public synchronized int read(byte[] b, int off, int len) {
+        return super.read(b, off, Math.min(len, 7));
+      }
+    };
+    try (BlockDecoder d = new BlockDecoder(reader)) {
+      return new SegmentStreamDecoder(trickle, d).readAllBytes();
     }
   }
 
@@ -187,16 +207,16 @@ class SegmentFormatTest {
       for (int bit : new int[] {0x01, 0x80}) {
         byte[] bad = seg.clone();
         bad[i] ^= (byte) bit;
-        int at = i;
-        assertThrows(CorruptBlockException.class, () -> readAll(bad, null),
-            "flip of bit " + bit + " at byte " + at + " of " + seg.length + " went unnoticed");
+        String what = "flip of bit " + bit + " at byte " + i + " of " + seg.length;
+        assertThrows(CorruptBlockException.class, () -> readBuffered(bad, null), what);
+        assertThrows(CorruptBlockException.class, () -> readStreamed(bad, null), what);
       }
     }
     for (int len = 1; len < seg.length; len++) {
       byte[] cut = java.util.Arrays.copyOf(seg, len);
-      int at = len;
-      assertThrows(CorruptBlockException.class, () -> readAll(cut, null),
-          "truncation to " + at + " bytes went unnoticed");
+      String what = "truncation to " + len + " bytes";
+      assertThrows(CorruptBlockException.class, () -> readBuffered(cut, null), what);
+      assertThrows(CorruptBlockException.class, () -> readStreamed(cut, null), what);
     }
   }
 
@@ -237,6 +257,26 @@ class SegmentFormatTest {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> new SegmentWriter(new BlockEncoder(zlib), size, new ByteArrayOutputStream()));
       assertTrue(e.getMessage().contains("16 KiB") && e.getMessage().contains("8 MiB"));
+    }
+  }
+
+  /** Dropping or repeating a whole frame leaves every frame valid; the index catches it. */
+  @Test
+  void aLostOrRepeatedFrameIsCaughtByTheIndex() throws IOException {
+    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, TestCodecs.data("text",
+        3 * BLOCK, 8));
+    SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg));
+    int f1 = (int) idx.offset(1);
+    int f2 = (int) idx.offset(2);
+    ByteArrayOutputStream dropped = new ByteArrayOutputStream();
+    dropped.write(seg, 0, f1);
+    dropped.write(seg, f2, seg.length - f2);
+    ByteArrayOutputStream repeated = new ByteArrayOutputStream();
+    repeated.write(seg, 0, f2);
+    repeated.write(seg, f1, seg.length - f1);
+    for (byte[] bad : new byte[][] {dropped.toByteArray(), repeated.toByteArray()}) {
+      assertThrows(CorruptBlockException.class, () -> readBuffered(bad, null));
+      assertThrows(CorruptBlockException.class, () -> readStreamed(bad, null));
     }
   }
 }
