@@ -1,0 +1,117 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.Locale
+
+import scala.collection.mutable.ArrayBuffer
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.codec.{CodecOptions, Codecs}
+import io.github.kaeshuffle.format.BlockFormat
+
+import org.apache.spark.SparkConf
+import org.apache.spark.internal.config.{ConfigBuilder, ConfigEntry, OptionalConfigEntry}
+import org.apache.spark.network.util.ByteUnit
+
+/**
+ * Every setting of KAE Shuffle, declared once as a Spark config entry with its doc, default and a
+ * check that rejects bad values at start-up with a sentence naming the key. docs/configuration.md
+ * is generated from these entries ([[markdown]]) and a test fails when the two drift apart.
+ */
+private[spark] object KaeShuffleConf {
+  val PREFIX = "spark.shuffle.kae."
+
+  private val entries = ArrayBuffer[ConfigEntry[_]]()
+
+  private def entry(key: String): ConfigBuilder =
+    ConfigBuilder(PREFIX + key).version("0.1.0").onCreate(e => entries += e)
+
+  val ENABLED: ConfigEntry[Boolean] = entry("enabled")
+    .doc("When false, every shuffle falls back to Spark's built-in sort shuffle (the manager " +
+      "stays installed, so the setting can change between applications without redeploying).")
+    .booleanConf
+    .createWithDefault(true)
+
+  val CODEC: ConfigEntry[String] = entry("codec")
+    .doc("Block codec. `auto`: KAEzip when the hardware is present, else libdeflate when " +
+      "installed, else native zlib. `kaezip`, `libdeflate`, `zlib` (native), `java` " +
+      "(java.util.zip) all write the same zlib format, readable by each other; `lz4` and `zstd` " +
+      "use the libraries Spark ships. A deflate backend that cannot load falls back to zlib, " +
+      "then java, and the executor log says so once.")
+    .stringConf
+    .transform(_.toLowerCase(Locale.ROOT))
+    .checkValues(Codecs.NAMES.asScala.toSet)
+    .createWithDefault(Codecs.AUTO)
+
+  val LEVEL: OptionalConfigEntry[Int] = entry("codec.level")
+    .doc("Compression level. Unset: 1, the fastest, for every codec. Ranges: 1-9 for kaezip, " +
+      "zlib, java and auto; 1-12 for libdeflate; 1-22 for zstd; 1 for lz4.")
+    .intConf
+    .createOptional
+
+  val BLOCK_SIZE: ConfigEntry[Long] = entry("blockSize")
+    .doc("Raw (uncompressed) bytes per block: the codec is called once per block of this size. " +
+      "KAEzip works best with 256 KiB to 1 MiB requests. From 16k to 8m.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v >= BlockFormat.MIN_BLOCK_SIZE && v <= BlockFormat.MAX_BLOCK_SIZE,
+      s"Use ${BlockFormat.MIN_BLOCK_SIZE} (16k) to ${BlockFormat.MAX_BLOCK_SIZE} (8m) bytes.")
+    .createWithDefaultString("256k")
+
+  val KAEZIP_LIBRARY: ConfigEntry[String] = entry("kaezip.libraryPath")
+    .doc("Path of KAEzip's zlib-compatible library, opened with dlopen(RTLD_LOCAL) only on " +
+      "aarch64 hosts whose /proc/cpuinfo shows a HiSilicon CPU (implementer 0x48) and that have " +
+      "a /sys/class/uacce/hisi_zip* device.")
+    .stringConf
+    .checkValue(_.nonEmpty, "Give a library path.")
+    .createWithDefault(CodecOptions.DEFAULT_KAEZIP_LIBRARY)
+
+  val KAEZIP_SKIP_HARDWARE_CHECK: ConfigEntry[Boolean] = entry("kaezip.skipHardwareCheck")
+    .doc("Load the KAEzip library without checking for the hardware. Only for tests with a " +
+      "zlib-compatible stand-in library: some KAE builds abort the JVM on other CPUs.")
+    .booleanConf
+    .createWithDefault(false)
+
+  val LIBDEFLATE_LIBRARY: ConfigEntry[String] = entry("libdeflate.libraryPath")
+    .doc("Name or path of libdeflate for dlopen (Debian package libdeflate0).")
+    .stringConf
+    .checkValue(_.nonEmpty, "Give a library name or path.")
+    .createWithDefault(CodecOptions.DEFAULT_LIBDEFLATE_LIBRARY)
+
+  val STAGE_SUMMARY: ConfigEntry[Boolean] = entry("log.stageSummary")
+    .doc("Log one line per completed stage that wrote or read a KAE shuffle, in the driver log: " +
+      "raw and stored bytes, codec calls, bytes per call, time in the codec.")
+    .booleanConf
+    .createWithDefault(true)
+
+  /** All entries, in declaration order. */
+  def all: Seq[ConfigEntry[_]] = entries.toSeq
+
+  /** Keys under the prefix that no entry declares: almost always typos. */
+  def unknownKeys(conf: SparkConf): Seq[String] = {
+    val known = all.map(_.key).toSet
+    conf.getAll.map(_._1).filter(k => k.startsWith(PREFIX) && !known.contains(k)).sorted.toSeq
+  }
+
+  /** docs/configuration.md, generated from the entries. */
+  def markdown: String = {
+    val sb = new StringBuilder
+    sb ++= "# Configuration\n\n"
+    sb ++= "Generated from `KaeShuffleConf` (shuffle-core); `KaeShuffleConfSuite` fails when this " +
+      "file and the code disagree. Regenerate with\n" +
+      "`mvn -B -pl shuffle-core -am test -Dtest=KaeShuffleConfSuite -Dkae.docs.write=true " +
+      "-Dsurefire.failIfNoSpecifiedTests=false`.\n\n"
+    sb ++= "Enable KAE Shuffle with `spark.shuffle.manager=" +
+      "org.apache.spark.shuffle.kae.KaeShuffleManager`. Every setting below is read when the " +
+      "manager starts (driver and each executor); a bad value stops the start with a message " +
+      "naming the key and what it accepts. Unknown keys under `spark.shuffle.kae.` are reported " +
+      "in a warning.\n\n"
+    sb ++= "| key | default | meaning | since |\n|---|---|---|---|\n"
+    for (e <- all) {
+      val default = e.defaultValueString match {
+        case "<undefined>" => "(unset)"
+        case d => s"`$d`"
+      }
+      sb ++= s"| `${e.key}` | $default | ${e.doc} | ${e.version} |\n"
+    }
+    sb.toString
+  }
+}

@@ -1,0 +1,17 @@
+package org.apache.spark.shuffle.kae
+
+import org.apache.spark.ShuffleDependency
+import org.apache.spark.shuffle.BaseShuffleHandle
+
+/**
+ * A shuffle that KAE Shuffle writes and reads. Shuffles it does not serve get the handles of
+ * Spark's sort shuffle, and are written and read by it.
+ *
+ * @param metrics the shuffle's accumulators; null when no SparkContext was active to register
+ *     them (then nothing is counted)
+ */
+private[spark] class KaeShuffleHandle[K, V, C](
+    shuffleId: Int,
+    dependency: ShuffleDependency[K, V, C],
+    val metrics: KaeShuffleMetrics)
+  extends BaseShuffleHandle(shuffleId, dependency)

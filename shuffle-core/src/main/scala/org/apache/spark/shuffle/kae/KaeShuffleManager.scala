@@ -1,0 +1,180 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicBoolean
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
+import io.github.kaeshuffle.reader.ReaderSettings
+import io.github.kaeshuffle.writer.WriterSettings
+
+import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
+import org.apache.spark.internal.{config, Logging}
+import org.apache.spark.shuffle._
+import org.apache.spark.shuffle.api.ShuffleExecutorComponents
+import org.apache.spark.shuffle.sort.SortShuffleManager
+import org.apache.spark.util.collection.OpenHashSet
+
+/**
+ * KAE Shuffle: a shuffle that hands the codec whole blocks (one call per block of
+ * `spark.shuffle.kae.blockSize` raw bytes) instead of a stream of record-sized writes, with
+ * KAEzip hardware deflate on Kunpeng when present.
+ *
+ * Files stay in Spark's layout (`shuffle_S_M_0.data` + `.index` + checksum file, committed by
+ * Spark's index resolver), so Spark's block manager, external shuffle service, decommissioning and
+ * Netty block transfer serve them unchanged. Each partition's bytes in `.data` are one segment of
+ * frames (docs/block-format.md).
+ *
+ * Shuffles this manager cannot serve correctly go to Spark's own [[SortShuffleManager]], decided
+ * per shuffle when it is registered and logged once with the reason: `spark.shuffle.kae.enabled`
+ * false, or `spark.io.encryption.enabled` true (blocks are not encrypted yet).
+ *
+ * All settings are read and checked here, when SparkEnv creates the manager on the driver and on
+ * each executor; writers and readers get typed settings.
+ */
+private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager with Logging {
+
+  private val settings = KaeShuffleManager.readSettings(conf)
+  KaeShuffleConf.unknownKeys(conf).foreach { key =>
+    logWarning(s"Unknown setting $key is ignored: KAE Shuffle settings are listed in " +
+      "docs/configuration.md (keys are case-sensitive).")
+  }
+
+  /** Map task ids per KAE shuffle, to delete their files when the shuffle is unregistered. */
+  private val taskIdMapsForShuffle = new ConcurrentHashMap[Int, OpenHashSet[Long]]()
+
+  override val shuffleBlockResolver: IndexShuffleBlockResolver =
+    new IndexShuffleBlockResolver(conf, null, taskIdMapsForShuffle)
+
+  /** Spark's own sort shuffle, for the shuffles KAE does not serve; created when first needed. */
+  private lazy val sortShuffleManager = new SortShuffleManager(conf)
+  private val sortShuffleIds = ConcurrentHashMap.newKeySet[Int]()
+
+  private lazy val executorComponents: ShuffleExecutorComponents = {
+    val components = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor()
+    val extra = conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX).toMap
+    components.initializeExecutor(conf.getAppId, SparkEnv.get.executorId, extra.asJava)
+    components
+  }
+
+  /** The block codec of this JVM, chosen once (the choice and its reason are logged once). */
+  private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
+  private lazy val writerSettings = new WriterSettings(codec, settings.blockSize)
+  private lazy val readerSettings = new ReaderSettings(codec)
+
+  private val listenerAdded = new AtomicBoolean(false)
+
+  override def registerShuffle[K, V, C](
+      shuffleId: Int,
+      dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
+    KaeShuffleManager.fallbackReason(conf, settings) match {
+      case Some(reason) =>
+        logInfo(s"Shuffle $shuffleId uses Spark's sort shuffle: $reason.")
+        sortShuffleIds.add(shuffleId)
+        sortShuffleManager.registerShuffle(shuffleId, dependency)
+      case None =>
+        val sc = SparkContext.getActive
+        sc.foreach(addStageSummaryListener)
+        logInfo(s"Shuffle $shuffleId uses KAE Shuffle (${dependency.partitioner.numPartitions} " +
+          s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}).")
+        new KaeShuffleHandle(shuffleId, dependency, sc.map(KaeShuffleMetrics.register).orNull)
+    }
+  }
+
+  private def addStageSummaryListener(sc: SparkContext): Unit = {
+    if (settings.stageSummary && listenerAdded.compareAndSet(false, true)) {
+      sc.addSparkListener(new KaeStageSummaryListener)
+    }
+  }
+
+  override def getWriter[K, V](
+      handle: ShuffleHandle,
+      mapId: Long,
+      context: TaskContext,
+      metrics: ShuffleWriteMetricsReporter): ShuffleWriter[K, V] = handle match {
+    case h: KaeShuffleHandle[K @unchecked, V @unchecked, _] =>
+      val ids = taskIdMapsForShuffle.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
+      ids.synchronized { ids.add(mapId) }
+      new KaeSortShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
+        writerSettings, stats => if (h.metrics != null) h.metrics.addWrite(stats))
+    case other =>
+      sortShuffleManager.getWriter(other, mapId, context, metrics)
+  }
+
+  override def getReader[K, C](
+      handle: ShuffleHandle,
+      startMapIndex: Int,
+      endMapIndex: Int,
+      startPartition: Int,
+      endPartition: Int,
+      context: TaskContext,
+      metrics: ShuffleReadMetricsReporter): ShuffleReader[K, C] = handle match {
+    case h: KaeShuffleHandle[K @unchecked, _, C @unchecked] =>
+      val blocks = SparkEnv.get.mapOutputTracker.getMapSizesByExecutorId(
+        h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
+      new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings,
+        stats => if (h.metrics != null) h.metrics.addRead(stats),
+        SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context))
+    case other =>
+      sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,
+        endPartition, context, metrics)
+  }
+
+  override def unregisterShuffle(shuffleId: Int): Boolean = {
+    Option(taskIdMapsForShuffle.remove(shuffleId)).foreach { ids =>
+      ids.synchronized {
+        ids.iterator.foreach(id => shuffleBlockResolver.removeDataByMap(shuffleId, id))
+      }
+    }
+    if (sortShuffleIds.remove(shuffleId)) sortShuffleManager.unregisterShuffle(shuffleId)
+    true
+  }
+
+  override def stop(): Unit = {
+    shuffleBlockResolver.stop()
+    if (!sortShuffleIds.isEmpty) sortShuffleManager.stop()
+  }
+}
+
+private[spark] object KaeShuffleManager {
+
+  /** Every setting, read and checked. */
+  case class Settings(
+      enabled: Boolean,
+      codecOptions: CodecOptions,
+      blockSize: Int,
+      stageSummary: Boolean)
+
+  def readSettings(conf: SparkConf): Settings = {
+    import KaeShuffleConf._
+    val codecName = conf.get(CODEC)
+    val level = conf.get(LEVEL)
+    level.foreach { l =>
+      val Array(lo, hi) = Codecs.levelRange(codecName)
+      if (l < lo || l > hi) {
+        throw new IllegalArgumentException(s"'$l' in ${LEVEL.key} is invalid. Codec " +
+          s"'$codecName' (${CODEC.key}) takes levels $lo to $hi.")
+      }
+    }
+    val options = CodecOptions.builder()
+      .codec(codecName)
+      .level(level.getOrElse(CodecOptions.DEFAULT_LEVEL))
+      .kaezipLibrary(conf.get(KAEZIP_LIBRARY))
+      .kaezipSkipHardwareCheck(conf.get(KAEZIP_SKIP_HARDWARE_CHECK))
+      .libdeflateLibrary(conf.get(LIBDEFLATE_LIBRARY))
+      .build()
+    Settings(conf.get(ENABLED), options, conf.get(BLOCK_SIZE).toInt, conf.get(STAGE_SUMMARY))
+  }
+
+  /** Why a shuffle registered now must use Spark's sort shuffle, if it must. */
+  def fallbackReason(conf: SparkConf, settings: Settings): Option[String] = {
+    if (!settings.enabled) {
+      Some(s"${KaeShuffleConf.ENABLED.key}=false")
+    } else if (conf.get(config.IO_ENCRYPTION_ENABLED)) {
+      Some(s"${config.IO_ENCRYPTION_ENABLED.key}=true and KAE Shuffle does not encrypt blocks yet")
+    } else {
+      None
+    }
+  }
+}

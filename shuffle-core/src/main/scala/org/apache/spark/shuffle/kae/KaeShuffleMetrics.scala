@@ -1,0 +1,134 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.Locale
+import java.util.concurrent.ConcurrentHashMap
+
+import io.github.kaeshuffle.format.BlockStats
+
+import org.apache.spark.{SparkContext, Success}
+import org.apache.spark.internal.Logging
+import org.apache.spark.scheduler.{AccumulableInfo, SparkListener, SparkListenerStageCompleted,
+  SparkListenerTaskEnd, StageInfo}
+import org.apache.spark.util.LongAccumulator
+
+/**
+ * Accumulators of one shuffle, registered on the driver when the shuffle is registered and
+ * shipped to tasks inside the shuffle handle: the Spark UI shows them on each stage's page, and
+ * [[KaeStageSummaryListener]] turns them into one driver log line per stage.
+ */
+private[spark] class KaeShuffleMetrics private (
+    val writeRawBytes: LongAccumulator,
+    val writeStoredBytes: LongAccumulator,
+    val writeCodecCalls: LongAccumulator,
+    val writeCodecNanos: LongAccumulator,
+    val writeStoredRawBlocks: LongAccumulator,
+    val readRawBytes: LongAccumulator,
+    val readCodecCalls: LongAccumulator,
+    val readCodecNanos: LongAccumulator) extends Serializable {
+
+  def addWrite(s: BlockStats): Unit = {
+    writeRawBytes.add(s.rawBytes())
+    writeStoredBytes.add(s.storedBytes())
+    writeCodecCalls.add(s.codecCalls())
+    writeCodecNanos.add(s.codecNanos())
+    writeStoredRawBlocks.add(s.storedRawBlocks())
+  }
+
+  def addRead(s: BlockStats): Unit = {
+    readRawBytes.add(s.rawBytes())
+    readCodecCalls.add(s.codecCalls())
+    readCodecNanos.add(s.codecNanos())
+  }
+}
+
+private[spark] object KaeShuffleMetrics {
+  val Prefix = "kae.shuffle."
+  val WriteRawBytes = Prefix + "write.rawBytes"
+  val WriteStoredBytes = Prefix + "write.storedBytes"
+  val WriteCodecCalls = Prefix + "write.codecCalls"
+  val WriteCodecNanos = Prefix + "write.codecNanos"
+  val WriteStoredRawBlocks = Prefix + "write.storedRawBlocks"
+  val ReadRawBytes = Prefix + "read.rawBytes"
+  val ReadCodecCalls = Prefix + "read.codecCalls"
+  val ReadCodecNanos = Prefix + "read.codecNanos"
+
+  def register(sc: SparkContext): KaeShuffleMetrics = {
+    def acc(name: String) = sc.longAccumulator(name)
+    new KaeShuffleMetrics(acc(WriteRawBytes), acc(WriteStoredBytes), acc(WriteCodecCalls),
+      acc(WriteCodecNanos), acc(WriteStoredRawBlocks), acc(ReadRawBytes), acc(ReadCodecCalls),
+      acc(ReadCodecNanos))
+  }
+}
+
+/**
+ * Logs one line per completed stage that wrote or read a KAE shuffle. Sums the accumulator
+ * updates of the stage's successful tasks (a stage's accumulable values are the accumulators'
+ * global totals, which would count a shuffle read by two stages twice).
+ */
+private[spark] class KaeStageSummaryListener extends SparkListener with Logging {
+  private val perStage = new ConcurrentHashMap[(Int, Int), Map[String, Long]]()
+
+  override def onTaskEnd(event: SparkListenerTaskEnd): Unit = {
+    if (event.reason == Success && event.taskInfo != null) {
+      val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
+      if (updates.nonEmpty) {
+        perStage.merge((event.stageId, event.stageAttemptId), updates,
+          (a, b) => KaeStageSummaryListener.add(a, b))
+      }
+    }
+  }
+
+  override def onStageCompleted(event: SparkListenerStageCompleted): Unit = {
+    val info = event.stageInfo
+    Option(perStage.remove((info.stageId, info.attemptNumber()))).foreach { totals =>
+      KaeStageSummaryListener.summary(info, totals).foreach(line => logInfo(line))
+    }
+  }
+}
+
+private[spark] object KaeStageSummaryListener {
+  import KaeShuffleMetrics._
+
+  def kaeValues(
+      infos: Iterable[AccumulableInfo],
+      pick: AccumulableInfo => Option[Any]): Map[String, Long] = {
+    infos.toSeq.flatMap { a =>
+      (a.name, pick(a)) match {
+        case (Some(n), Some(v: java.lang.Long)) if n.startsWith(Prefix) => Some(n -> v.longValue)
+        case _ => None
+      }
+    }.groupMapReduce(_._1)(_._2)(_ + _)
+  }
+
+  def add(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
+    (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
+
+  def summary(info: StageInfo, totals: Map[String, Long]): Option[String] = {
+    val t = totals.withDefaultValue(0L)
+    val parts = Seq(
+      if (t(WriteCodecCalls) > 0 || t(WriteRawBytes) > 0) {
+        Some(s"wrote ${mib(t(WriteRawBytes))} raw -> ${mib(t(WriteStoredBytes))} stored" +
+          s" (ratio ${ratio(t(WriteRawBytes), t(WriteStoredBytes))}), ${t(WriteCodecCalls)}" +
+          s" codec calls (${perCall(t(WriteRawBytes), t(WriteCodecCalls))} per call)," +
+          s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw")
+      } else None,
+      if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
+        Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
+          s" (${perCall(t(ReadRawBytes), t(ReadCodecCalls))} per call)," +
+          s" codec ${millis(t(ReadCodecNanos))}")
+      } else None).flatten
+    if (parts.isEmpty) None
+    else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +
+      s"(${info.numTasks} tasks): ${parts.mkString("; ")}")
+  }
+
+  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0)
+
+  private def millis(nanos: Long): String = String.format(Locale.ROOT, "%.0f ms", nanos / 1e6)
+
+  private def ratio(raw: Long, stored: Long): String =
+    if (stored == 0) "-" else String.format(Locale.ROOT, "%.2f", raw.toDouble / stored)
+
+  private def perCall(bytes: Long, calls: Long): String =
+    if (calls == 0) "-" else String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0 / calls)
+}

@@ -1,0 +1,150 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.OutputStream
+import java.util.zip.{CheckedOutputStream, Checksum}
+
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter}
+import io.github.kaeshuffle.writer.WriterSettings
+
+import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
+import org.apache.spark.internal.Logging
+import org.apache.spark.scheduler.MapStatus
+import org.apache.spark.serializer.SerializerInstance
+import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
+import org.apache.spark.shuffle.api.{ShuffleExecutorComponents, ShuffleMapOutputWriter,
+  ShufflePartitionWriter}
+import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
+import org.apache.spark.storage.TimeTrackingOutputStream
+import org.apache.spark.util.collection.ExternalSorter
+
+/**
+ * The general map-side writer: any serializer, map-side combine, key ordering.
+ *
+ * Records are buffered (and combined, and spilled under memory pressure) by Spark's own
+ * [[ExternalSorter]], exactly as Spark's sort shuffle does. The difference is the output: each
+ * non-empty partition is serialized once, through one serialization stream, straight into a
+ * [[SegmentWriter]] whose block buffer hands the codec one whole block per call. No codec stream
+ * is ever wrapped around the serializer. The partitions' segments go to Spark's map output writer,
+ * which commits `.data`, `.index` and the checksum file atomically, so every Spark component that
+ * serves shuffle files serves these unchanged.
+ *
+ * @param onStats receives the block statistics once the map output is written (or failed)
+ */
+private[spark] class KaeSortShuffleWriter[K, V, C](
+    dep: ShuffleDependency[K, V, C],
+    mapId: Long,
+    context: TaskContext,
+    writeMetrics: ShuffleWriteMetricsReporter,
+    executorComponents: ShuffleExecutorComponents,
+    settings: WriterSettings,
+    onStats: BlockStats => Unit)
+  extends ShuffleWriter[K, V] with ShuffleChecksumSupport with Logging {
+
+  private var sorter: ExternalSorter[K, V, _] = _
+  private var stopping = false
+  private var mapStatus: MapStatus = _
+  private var partitionLengths: Array[Long] = _
+
+  override def write(records: Iterator[Product2[K, V]]): Unit = {
+    val s = if (dep.mapSideCombine) {
+      new ExternalSorter[K, V, C](context, dep.aggregator, Some(dep.partitioner),
+        dep.keyOrdering, dep.serializer, dep.rowBasedChecksums)
+    } else {
+      // As in Spark's sort shuffle: no aggregation and no ordering on the map side; a sortByKey
+      // sorts on the reduce side.
+      new ExternalSorter[K, V, V](context, None, Some(dep.partitioner), None, dep.serializer,
+        dep.rowBasedChecksums)
+    }
+    sorter = s
+    s.insertAll(records)
+
+    val numPartitions = dep.partitioner.numPartitions
+    val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
+    val mapOutputWriter =
+      executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
+    val encoder = new BlockEncoder(settings.codec)
+    try {
+      val serializer = dep.serializer.newInstance()
+      for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
+        writePartition(mapOutputWriter, partition, elements, serializer,
+          if (checksums.nonEmpty) checksums(partition) else null, encoder)
+      }
+      partitionLengths =
+        mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
+    } catch {
+      case e: Exception =>
+        abortQuietly(mapOutputWriter, e)
+        throw e
+    } finally {
+      encoder.close()
+      onStats(encoder.stats())
+    }
+    context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
+    context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)
+    context.taskMetrics().incPeakExecutionMemory(s.peakMemoryUsedBytes)
+    mapStatus = MapStatus(SparkEnv.get.blockManager.shuffleServerId, partitionLengths, mapId,
+      s.getAggregatedChecksumValue)
+  }
+
+  /** One partition: a serialization stream into a segment, into Spark's partition stream. */
+  private def writePartition(
+      mapOutputWriter: ShuffleMapOutputWriter,
+      partition: Int,
+      elements: Iterator[Product2[K, Any]],
+      serializer: SerializerInstance,
+      checksum: Checksum,
+      encoder: BlockEncoder): Unit = {
+    val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
+    val partitionStream = partitionWriter.openStream()
+    var records = 0L
+    try {
+      val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
+      // Spark's checksum covers the bytes on disk, as its diagnosis of corrupt fetches expects.
+      val sink = if (checksum != null) new CheckedOutputStream(timed, checksum) else timed
+      val segment = new SegmentWriter(encoder, settings.blockSize, sink)
+      val out = serializer.serializeStream(segment)
+      while (elements.hasNext) {
+        val record = elements.next()
+        out.writeKey[Any](record._1)
+        out.writeValue[Any](record._2)
+        records += 1
+      }
+      out.close() // flushes the serializer into the segment and finishes it (index written)
+      sink.flush()
+    } finally {
+      partitionStream.close()
+    }
+    writeMetrics.incRecordsWritten(records)
+    writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)
+  }
+
+  private def abortQuietly(writer: ShuffleMapOutputWriter, cause: Exception): Unit = {
+    try {
+      writer.abort(cause)
+    } catch {
+      case e: Exception =>
+        cause.addSuppressed(e)
+        logError(s"Failed to abort the map output of shuffle ${dep.shuffleId} map $mapId", e)
+    }
+  }
+
+  override def stop(success: Boolean): Option[MapStatus] = {
+    try {
+      if (stopping) {
+        None
+      } else {
+        stopping = true
+        if (success) Option(mapStatus) else None
+      }
+    } finally {
+      if (sorter != null) {
+        val start = System.nanoTime()
+        sorter.stop()
+        writeMetrics.incWriteTime(System.nanoTime() - start)
+        sorter = null
+      }
+    }
+  }
+
+  override def getPartitionLengths(): Array[Long] = partitionLengths
+}
