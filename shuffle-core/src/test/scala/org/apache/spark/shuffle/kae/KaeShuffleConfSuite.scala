@@ -1,0 +1,87 @@
+package org.apache.spark.shuffle.kae
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path, Paths}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.{SparkConf, SparkContext}
+
+class KaeShuffleConfSuite extends AnyFunSuite {
+  import KaeShuffleConf._
+
+  private def settingsOf(pairs: (String, String)*): KaeShuffleManager.Settings =
+    KaeShuffleManager.readSettings(new SparkConf(false).setAll(pairs))
+
+  private def rejected(pairs: (String, String)*): String =
+    intercept[IllegalArgumentException](settingsOf(pairs: _*)).getMessage
+
+  test("defaults") {
+    val s = settingsOf()
+    assert(s.enabled)
+    assert(s.codecOptions.codec == "auto")
+    assert(s.blockSize == 256 * 1024)
+    assert(s.codecOptions.kaezipLibrary == "/usr/local/kaezip/lib/libz.so")
+    assert(!s.codecOptions.kaezipSkipHardwareCheck)
+  }
+
+  test("values are parsed") {
+    val s = settingsOf(CODEC.key -> "ZSTD", LEVEL.key -> "19", BLOCK_SIZE.key -> "1m",
+      ENABLED.key -> "false", LIBDEFLATE_LIBRARY.key -> "/opt/libdeflate.so")
+    assert(s.codecOptions.codec == "zstd" && s.codecOptions.level == 19)
+    assert(s.blockSize == 1024 * 1024 && !s.enabled)
+    assert(s.codecOptions.libdeflateLibrary == "/opt/libdeflate.so")
+  }
+
+  test("every bad value is rejected with the key, the value and what is allowed") {
+    val cases = Seq(
+      Seq(CODEC.key -> "gzip") -> Seq(CODEC.key, "gzip", "kaezip", "libdeflate", "zstd"),
+      Seq(LEVEL.key -> "0") -> Seq(LEVEL.key, "'0'", "1 to 9"),
+      Seq(LEVEL.key -> "10") -> Seq(LEVEL.key, "'10'", "1 to 9"),
+      Seq(CODEC.key -> "libdeflate", LEVEL.key -> "13") -> Seq(LEVEL.key, "1 to 12"),
+      Seq(CODEC.key -> "zstd", LEVEL.key -> "23") -> Seq(LEVEL.key, "1 to 22"),
+      Seq(CODEC.key -> "lz4", LEVEL.key -> "2") -> Seq(LEVEL.key, "1 to 1"),
+      Seq(LEVEL.key -> "fast") -> Seq(LEVEL.key, "fast"),
+      Seq(BLOCK_SIZE.key -> "8k") -> Seq(BLOCK_SIZE.key, "8192", "16k", "8m"),
+      Seq(BLOCK_SIZE.key -> "9m") -> Seq(BLOCK_SIZE.key, "9437184", "16k", "8m"),
+      Seq(BLOCK_SIZE.key -> "big") -> Seq(BLOCK_SIZE.key),
+      Seq(ENABLED.key -> "maybe") -> Seq(ENABLED.key, "maybe"),
+      Seq(KAEZIP_SKIP_HARDWARE_CHECK.key -> "yes please") -> Seq(KAEZIP_SKIP_HARDWARE_CHECK.key),
+      Seq(KAEZIP_LIBRARY.key -> "") -> Seq(KAEZIP_LIBRARY.key),
+      Seq(LIBDEFLATE_LIBRARY.key -> "") -> Seq(LIBDEFLATE_LIBRARY.key),
+      Seq(STAGE_SUMMARY.key -> "2") -> Seq(STAGE_SUMMARY.key))
+    for ((pairs, words) <- cases) {
+      val message = rejected(pairs: _*)
+      for (w <- words) {
+        assert(message.contains(w), s"$pairs: '$w' missing from: $message")
+      }
+    }
+  }
+
+  test("a bad value stops the SparkContext from starting") {
+    val conf = LocalSpark.conf().set(BLOCK_SIZE.key, "1k")
+    // SparkEnv creates the manager by reflection: our exception is the cause of its own.
+    val e = intercept[Exception](new SparkContext(conf))
+    val ours = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null)
+      .collectFirst { case i: IllegalArgumentException => i }
+    assert(ours.exists(_.getMessage.contains(BLOCK_SIZE.key)), e)
+    assert(SparkContext.getActive.isEmpty)
+  }
+
+  test("unknown keys under the prefix are found") {
+    val conf = new SparkConf(false).set("spark.shuffle.kae.blocksize", "1m")
+      .set(BLOCK_SIZE.key, "1m").set("spark.shuffle.compress", "true")
+    assert(unknownKeys(conf) == Seq("spark.shuffle.kae.blocksize"))
+  }
+
+  test("docs/configuration.md is generated from the code") {
+    val docs = Paths.get(sys.props.getOrElse("kae.docs.dir", "../docs"), "configuration.md")
+    val expected = markdown
+    if (sys.props.get("kae.docs.write").contains("true")) {
+      Files.write(docs, expected.getBytes(StandardCharsets.UTF_8))
+    }
+    val actual = if (Files.exists(docs)) Files.readString(docs) else ""
+    assert(actual == expected, s"$docs is out of date: regenerate it with the command it names")
+    assert(all.map(_.key).forall(k => actual.contains(s"`$k`")))
+  }
+}

@@ -1,0 +1,124 @@
+package org.apache.spark.shuffle.kae
+
+import java.nio.file.Files
+import java.util.Random
+import java.util.concurrent.atomic.AtomicLong
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.{HashPartitioner, SparkConf}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+
+class KaeSortShuffleWriterSuite extends AnyFunSuite {
+  private val Block = 16 * 1024
+
+  /** Adds up what tasks report: shuffle bytes and records written, bytes spilled. */
+  private class WriteTotals extends SparkListener {
+    val bytesWritten = new AtomicLong
+    val recordsWritten = new AtomicLong
+    val diskSpilled = new AtomicLong
+    override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
+      bytesWritten.addAndGet(e.taskMetrics.shuffleWriteMetrics.bytesWritten)
+      recordsWritten.addAndGet(e.taskMetrics.shuffleWriteMetrics.recordsWritten)
+      diskSpilled.addAndGet(e.taskMetrics.diskBytesSpilled)
+    }
+  }
+
+  private def kae(extra: (String, String)*): SparkConf =
+    LocalSpark.conf().set(KaeShuffleConf.BLOCK_SIZE.key, Block.toString).setAll(extra)
+
+  test("each partition is one segment of full blocks; disk bytes equal reported bytes") {
+    LocalSpark.withSpark(kae()) { sc =>
+      val totals = new WriteTotals
+      sc.addSparkListener(totals)
+      val rdd = sc.parallelize(0 until 4, 4).flatMap { slice =>
+        val r = new Random(slice)
+        Iterator.fill(20000)((r.nextInt(1000), "v" * (1 + r.nextInt(40))))
+      }.partitionBy(new HashPartitioner(7))
+      rdd.count()
+      sc.listenerBus.waitUntilEmpty()
+      val outputs = ShuffleFiles.mapOutputs(sc, 0)
+      assert(outputs.size == 4)
+      var blocks = 0L
+      for (o <- outputs; (p, idx) <- o.segments) {
+        assert(idx.segmentLength == o.partitionLength(p))
+        // Every block but the last of a segment is exactly the block size.
+        for (b <- 0 until idx.blockCount - 1) assert(idx.rawLength(b) == Block)
+        assert(idx.rawLength(idx.blockCount - 1) <= Block)
+        assert(idx.blockCount == (idx.totalRawLength + Block - 1) / Block)
+        blocks += idx.blockCount
+      }
+      assert(totals.bytesWritten.get == outputs.map(o => Files.size(o.data)).sum)
+      assert(totals.recordsWritten.get == 80000)
+      val handle = rdd.dependencies.head.asInstanceOf[org.apache.spark.ShuffleDependency[_, _, _]]
+        .shuffleHandle.asInstanceOf[KaeShuffleHandle[_, _, _]]
+      assert(handle.metrics.writeCodecCalls.value == blocks, "one codec call per block")
+      assert(handle.metrics.writeRawBytes.value ==
+        outputs.flatMap(_.segments.values).map(_.totalRawLength).sum)
+    }
+  }
+
+  test("random data is stored raw and output is never larger than input plus framing") {
+    LocalSpark.withSpark(kae()) { sc =>
+      val rdd = sc.parallelize(0 until 2, 2).flatMap { slice =>
+        val r = new Random(slice)
+        Iterator.fill(200) {
+          val b = new Array[Byte](5000)
+          r.nextBytes(b)
+          (r.nextInt(), b)
+        }
+      }.partitionBy(new HashPartitioner(3))
+      rdd.count()
+      val handle = rdd.dependencies.head.asInstanceOf[org.apache.spark.ShuffleDependency[_, _, _]]
+        .shuffleHandle.asInstanceOf[KaeShuffleHandle[_, _, _]]
+      val m = handle.metrics
+      assert(m.writeStoredRawBlocks.value == m.writeCodecCalls.value)
+      assert(m.writeStoredBytes.value == m.writeRawBytes.value)
+      val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
+      assert(onDisk <= m.writeRawBytes.value * 1.01, s"$onDisk vs ${m.writeRawBytes.value}")
+    }
+  }
+
+  private def wordCounts(sc: org.apache.spark.SparkContext, parts: Int): RDD[(String, Int)] =
+    sc.parallelize(0 until 8, 8).flatMap { slice =>
+      val r = new Random(slice)
+      Iterator.fill(30000)(("w" + r.nextInt(20000), 1))
+    }.reduceByKey(_ + _, parts)
+
+  test("2,000 partitions with forced spills in a 512 MiB driver match Spark's shuffle") {
+    def run(conf: SparkConf) = LocalSpark.withSpark(conf
+        .set("spark.testing.memory", (512L << 20).toString)
+        .set("spark.shuffle.spill.numElementsForceSpillThreshold", "5000")) { sc =>
+      val totals = new WriteTotals
+      sc.addSparkListener(totals)
+      val result = wordCounts(sc, 2000).collect().sorted.toSeq
+      val grouped = sc.parallelize(1 to 50000, 4).map(i => (i % 2000, i))
+        .groupByKey(2000).mapValues(_.sum).collect().sorted.toSeq
+      sc.listenerBus.waitUntilEmpty()
+      (result, grouped, totals.diskSpilled.get)
+    }
+    val (expected, expectedGrouped, _) = run(LocalSpark.conf(kae = false))
+    val (actual, actualGrouped, spilled) = run(kae())
+    assert(spilled > 0, "the test must spill")
+    assert(actual == expected)
+    assert(actualGrouped == expectedGrouped)
+  }
+
+  test("map-side combine, key ordering and the Java serializer") {
+    def run(conf: SparkConf) = LocalSpark.withSpark(conf) { sc =>
+      val counts = wordCounts(sc, 5).collect().sorted.toSeq
+      val sorted = wordCounts(sc, 5).map(_.swap).sortByKey(ascending = false, 4).collect().toSeq
+      val agg = sc.parallelize(1 to 10000, 4).map(i => (i % 37, i))
+        .aggregateByKey(List.empty[Int])((l, v) => v :: l, _ ++ _)
+        .mapValues(_.sorted).collect().sortBy(_._1).toSeq
+      (counts, sorted.map(_._1), agg)
+    }
+    for (serializer <- Seq("org.apache.spark.serializer.KryoSerializer",
+        "org.apache.spark.serializer.JavaSerializer")) {
+      val expected = run(LocalSpark.conf(kae = false).set("spark.serializer", serializer))
+      val actual = run(kae("spark.serializer" -> serializer))
+      assert(actual == expected, serializer)
+    }
+  }
+}
