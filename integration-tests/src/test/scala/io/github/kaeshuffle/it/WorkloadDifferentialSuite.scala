@@ -3,7 +3,7 @@ package io.github.kaeshuffle.it
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.shuffle.kae.KaeTestAccess
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
  * Every workload at `tiny` size in local[4], with KAE Shuffle under every codec and both the
@@ -15,7 +15,7 @@ class WorkloadDifferentialSuite extends AnyFunSuite {
   private def runAll(codec: Option[String], serializer: String): Map[String, WorkloadJobs.Digest] =
     Sessions.withSession(Sessions.conf(codec, serializer)) { spark =>
       if (codec.isDefined) {
-        assert(KaeTestAccess.usesKaeShuffle(spark.sparkContext))
+        assert(KaeSparkAccess.usesKaeShuffle(spark.sparkContext))
       }
       WorkloadJobs.Names.map { w =>
         w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, Slices)

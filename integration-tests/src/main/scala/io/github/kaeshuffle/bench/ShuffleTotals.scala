@@ -1,0 +1,35 @@
+package io.github.kaeshuffle.bench
+
+import java.util.concurrent.atomic.AtomicLong
+
+import org.apache.spark.Success
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+
+/** Adds up, over successful tasks, Spark's shuffle metrics and KAE Shuffle's accumulators. */
+class ShuffleTotals extends SparkListener {
+  val bytesWritten = new AtomicLong
+  val bytesRead = new AtomicLong
+  val gcMillis = new AtomicLong
+  val peakExecutionMemory = new AtomicLong
+  private val kae = new java.util.concurrent.ConcurrentHashMap[String, AtomicLong]()
+
+  override def onTaskEnd(e: SparkListenerTaskEnd): Unit = {
+    if (e.reason == Success && e.taskMetrics != null) {
+      val m = e.taskMetrics
+      bytesWritten.addAndGet(m.shuffleWriteMetrics.bytesWritten)
+      bytesRead.addAndGet(m.shuffleReadMetrics.totalBytesRead)
+      gcMillis.addAndGet(m.jvmGCTime)
+      peakExecutionMemory.accumulateAndGet(m.peakExecutionMemory, math.max)
+      for (a <- e.taskInfo.accumulables; name <- a.name if name.startsWith("kae.shuffle.")) {
+        a.update.foreach {
+          case v: java.lang.Long => kae.computeIfAbsent(name, _ => new AtomicLong).addAndGet(v)
+          case _ =>
+        }
+      }
+    }
+  }
+
+  /** A KAE accumulator's total, e.g. `write.codecCalls`; 0 when no task reported it. */
+  def kaeTotal(name: String): Long =
+    Option(kae.get("kae.shuffle." + name)).map(_.get).getOrElse(0L)
+}
