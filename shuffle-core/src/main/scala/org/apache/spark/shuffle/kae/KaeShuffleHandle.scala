@@ -9,9 +9,12 @@ import org.apache.spark.shuffle.BaseShuffleHandle
  *
  * @param metrics the shuffle's accumulators; null when no SparkContext was active to register
  *     them (then nothing is counted)
+ * @param blockWriter true for the fast writer ([[KaeBlockShuffleWriter]]: relocatable
+ *     serializer, no map-side combine), false for [[KaeSortShuffleWriter]]
  */
 private[spark] class KaeShuffleHandle[K, V, C](
     shuffleId: Int,
     dependency: ShuffleDependency[K, V, C],
-    val metrics: KaeShuffleMetrics)
+    val metrics: KaeShuffleMetrics,
+    val blockWriter: Boolean)
   extends BaseShuffleHandle(shuffleId, dependency)

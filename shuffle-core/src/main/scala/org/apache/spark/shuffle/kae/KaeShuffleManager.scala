@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
+import io.github.kaeshuffle.format.BlockStats
 import io.github.kaeshuffle.reader.ReaderSettings
 import io.github.kaeshuffle.writer.WriterSettings
 
@@ -76,11 +77,19 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       case None =>
         val sc = SparkContext.getActive
         sc.foreach(addStageSummaryListener)
+        val blockWriter = KaeShuffleManager.canUseBlockWriter(dependency)
         logInfo(s"Shuffle $shuffleId uses KAE Shuffle (${dependency.partitioner.numPartitions} " +
-          s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}).")
-        new KaeShuffleHandle(shuffleId, dependency, sc.map(KaeShuffleMetrics.register).orNull)
+          s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}, " +
+          (if (blockWriter) "block writer" else "sort writer: " + sortWriterReason(dependency)) +
+          ").")
+        new KaeShuffleHandle(shuffleId, dependency, sc.map(KaeShuffleMetrics.register).orNull,
+          blockWriter)
     }
   }
+
+  private def sortWriterReason(dep: ShuffleDependency[_, _, _]): String =
+    if (dep.mapSideCombine) "map-side combine"
+    else s"${dep.serializer.getClass.getSimpleName} cannot relocate serialized records"
 
   private def addStageSummaryListener(sc: SparkContext): Unit = {
     if (settings.stageSummary && listenerAdded.compareAndSet(false, true)) {
@@ -96,8 +105,14 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     case h: KaeShuffleHandle[K @unchecked, V @unchecked, _] =>
       val ids = taskIdMapsForShuffle.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
       ids.synchronized { ids.add(mapId) }
-      new KaeSortShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-        writerSettings, stats => if (h.metrics != null) h.metrics.addWrite(stats))
+      val onStats = (stats: BlockStats) => if (h.metrics != null) h.metrics.addWrite(stats)
+      if (h.blockWriter) {
+        new KaeBlockShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
+          writerSettings, onStats)
+      } else {
+        new KaeSortShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
+          writerSettings, onStats)
+      }
     case other =>
       sortShuffleManager.getWriter(other, mapId, context, metrics)
   }
@@ -166,6 +181,10 @@ private[spark] object KaeShuffleManager {
       .build()
     Settings(conf.get(ENABLED), options, conf.get(BLOCK_SIZE).toInt, conf.get(STAGE_SUMMARY))
   }
+
+  /** Spark's own rule for its serialized shuffle: records movable as bytes, nothing to combine. */
+  def canUseBlockWriter(dep: ShuffleDependency[_, _, _]): Boolean =
+    dep.serializer.supportsRelocationOfSerializedObjects && !dep.mapSideCombine
 
   /** Why a shuffle registered now must use Spark's sort shuffle, if it must. */
   def fallbackReason(conf: SparkConf, settings: Settings): Option[String] = {

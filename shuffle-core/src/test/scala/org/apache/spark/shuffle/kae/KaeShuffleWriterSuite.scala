@@ -10,7 +10,8 @@ import org.apache.spark.{HashPartitioner, SparkConf}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
-class KaeSortShuffleWriterSuite extends AnyFunSuite {
+/** Both map-side writers: the block writer (Kryo, no combine) and the sort writer (the rest). */
+class KaeShuffleWriterSuite extends AnyFunSuite {
   private val Block = 16 * 1024
 
   /** Adds up what tasks report: shuffle bytes and records written, bytes spilled. */
@@ -24,6 +25,10 @@ class KaeSortShuffleWriterSuite extends AnyFunSuite {
       diskSpilled.addAndGet(e.taskMetrics.diskBytesSpilled)
     }
   }
+
+  private def handleOf(rdd: RDD[_]): KaeShuffleHandle[_, _, _] =
+    rdd.dependencies.head.asInstanceOf[org.apache.spark.ShuffleDependency[_, _, _]]
+      .shuffleHandle.asInstanceOf[KaeShuffleHandle[_, _, _]]
 
   private def kae(extra: (String, String)*): SparkConf =
     LocalSpark.conf().set(KaeShuffleConf.BLOCK_SIZE.key, Block.toString).setAll(extra)
@@ -51,8 +56,8 @@ class KaeSortShuffleWriterSuite extends AnyFunSuite {
       }
       assert(totals.bytesWritten.get == outputs.map(o => Files.size(o.data)).sum)
       assert(totals.recordsWritten.get == 80000)
-      val handle = rdd.dependencies.head.asInstanceOf[org.apache.spark.ShuffleDependency[_, _, _]]
-        .shuffleHandle.asInstanceOf[KaeShuffleHandle[_, _, _]]
+      val handle = handleOf(rdd)
+      assert(handle.blockWriter, "Kryo without combine takes the block writer")
       assert(handle.metrics.writeCodecCalls.value == blocks, "one codec call per block")
       assert(handle.metrics.writeRawBytes.value ==
         outputs.flatMap(_.segments.values).map(_.totalRawLength).sum)
@@ -70,9 +75,7 @@ class KaeSortShuffleWriterSuite extends AnyFunSuite {
         }
       }.partitionBy(new HashPartitioner(3))
       rdd.count()
-      val handle = rdd.dependencies.head.asInstanceOf[org.apache.spark.ShuffleDependency[_, _, _]]
-        .shuffleHandle.asInstanceOf[KaeShuffleHandle[_, _, _]]
-      val m = handle.metrics
+      val m = handleOf(rdd).metrics
       assert(m.writeStoredRawBlocks.value == m.writeCodecCalls.value)
       assert(m.writeStoredBytes.value == m.writeRawBytes.value)
       val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
@@ -120,5 +123,33 @@ class KaeSortShuffleWriterSuite extends AnyFunSuite {
       val actual = run(kae("spark.serializer" -> serializer))
       assert(actual == expected, serializer)
     }
+  }
+
+  test("the block writer in a few MiB of execution memory: spills, seals, matches Spark") {
+    def run(conf: SparkConf) = LocalSpark.withSpark(conf
+        .set("spark.testing.memory", (16L << 20).toString)
+        .set("spark.testing.reservedMemory", "0")) { sc =>
+      val totals = new WriteTotals
+      sc.addSparkListener(totals)
+      val rdd = sc.parallelize(0 until 4, 4).flatMap { slice =>
+        val r = new Random(slice)
+        Iterator.fill(50000)((r.nextInt(100000), "value-" + r.nextInt()))
+      }.partitionBy(new HashPartitioner(2000))
+      val digest = rdd.mapPartitionsWithIndex((i, it) => it.map(kv => (i, kv)))
+        .collect().sorted.toSeq
+      sc.listenerBus.waitUntilEmpty()
+      val blockWriter = rdd.dependencies.head match {
+        case d: org.apache.spark.ShuffleDependency[_, _, _] => d.shuffleHandle match {
+          case h: KaeShuffleHandle[_, _, _] => h.blockWriter
+          case _ => false
+        }
+      }
+      (digest, totals.diskSpilled.get, blockWriter)
+    }
+    val (expected, _, _) = run(LocalSpark.conf(kae = false))
+    val (actual, spilled, blockWriter) = run(kae())
+    assert(blockWriter)
+    assert(spilled > 0, "the block writer must spill in this little memory")
+    assert(actual == expected)
   }
 }

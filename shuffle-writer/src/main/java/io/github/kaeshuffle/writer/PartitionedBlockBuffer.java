@@ -1,0 +1,343 @@
+package io.github.kaeshuffle.writer;
+
+import io.github.kaeshuffle.format.BlockEncoder;
+import io.github.kaeshuffle.format.BlockFormat;
+import io.github.kaeshuffle.format.SegmentIndexBuilder;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The map side's block buffers: serialized records are appended to their partition's raw block
+ * buffer, and each time a buffer holds exactly {@code blockSize} bytes it is compressed with one
+ * codec call into a frame kept in memory. At the end each partition becomes one segment: its frames
+ * (spilled ones first, copied as they are), its last partial block, its index.
+ *
+ * <p>Memory comes from a {@link MemoryBudget}. Raw buffers start small (4 KiB) and double up to the
+ * block size, so thousands of partitions cost little until they hold data. When the budget says no,
+ * the compressed frames of every partition are written to a spill file (no recompression later:
+ * the final merge copies them); only when that is not enough are the partial blocks sealed as short
+ * frames and spilled too. Not thread-safe: one task's thread.
+ */
+public final class PartitionedBlockBuffer implements AutoCloseable {
+  private static final int FIRST_BUFFER = 4096;
+  private static final byte[] EMPTY = new byte[0];
+
+  private final int blockSize;
+  private final BlockEncoder encoder;
+  private final MemoryBudget budget;
+  private final SpillFiles spillFiles;
+  private final Partition[] partitions;
+  /** Where full blocks are encoded before they are copied into their partition's frames. */
+  private final ByteBuffer frame;
+  /** Where a spill seals partial blocks: separate, as a spill may come while {@link #frame} holds
+   *  a frame not yet stored. */
+  private final ByteBuffer sealFrame;
+  private final List<Spill> spills = new ArrayList<>();
+  private long held;
+  private long frameBytesInMemory;
+  private long spilledBytes;
+  private long memorySpilled;
+  private long sealedBlocks;
+  private boolean spilling;
+
+  private static final class Partition {
+    byte[] raw = EMPTY;
+    int rawLength;
+    byte[] frames = EMPTY;
+    int framesLength;
+    /** raw length << 32 | stored length of every frame written so far, spilled or not. */
+    long[] index = new long[4];
+    int blocks;
+
+    void addIndex(int raw, int stored) {
+      if (blocks == index.length) {
+        index = Arrays.copyOf(index, blocks * 2);
+      }
+      index[blocks++] = ((long) raw << 32) | (stored & 0xffffffffL);
+    }
+  }
+
+  /** One spill file: partition p's frames are bytes [offsets[p], offsets[p + 1]). */
+  private record Spill(Path file, long[] offsets) {}
+
+  public PartitionedBlockBuffer(int numPartitions, int blockSize, BlockEncoder encoder,
+      MemoryBudget budget, SpillFiles spillFiles) {
+    BlockFormat.checkBlockSize(blockSize);
+    this.blockSize = blockSize;
+    this.encoder = encoder;
+    this.budget = budget;
+    this.spillFiles = spillFiles;
+    this.partitions = new Partition[numPartitions];
+    for (int i = 0; i < numPartitions; i++) {
+      partitions[i] = new Partition();
+    }
+    int frameRoom = encoder.maxFrameLength(blockSize);
+    reserveOrFail(2L * frameRoom);
+    this.frame = ByteBuffer.allocate(frameRoom);
+    this.sealFrame = ByteBuffer.allocate(frameRoom);
+  }
+
+  /** Appends one serialized record (or any bytes) to a partition. */
+  public void append(int partition, byte[] bytes, int off, int len) throws IOException {
+    Partition p = partitions[partition];
+    while (len > 0) {
+      if (p.rawLength == p.raw.length) {
+        growRaw(p);
+      }
+      int n = Math.min(len, p.raw.length - p.rawLength);
+      System.arraycopy(bytes, off, p.raw, p.rawLength, n);
+      p.rawLength += n;
+      off += n;
+      len -= n;
+      if (p.rawLength == blockSize) {
+        encodeToMemory(p);
+      }
+    }
+  }
+
+  private void growRaw(Partition p) throws IOException {
+    while (p.rawLength == p.raw.length) {
+      int cap = p.raw.length;
+      int newCap = Math.min(blockSize, Math.max(FIRST_BUFFER, cap * 2));
+      // When reserve spills instead, the loop looks again: a spill may have sealed p.
+      if (reserve(newCap - cap)) {
+        p.raw = Arrays.copyOf(p.raw, newCap);
+      }
+    }
+  }
+
+  /** Compresses the partition's full raw block into a frame kept in memory. */
+  private void encodeToMemory(Partition p) throws IOException {
+    int length = encodeFrame(p, frame);
+    while (p.framesLength + length > p.frames.length) {
+      int cap = p.frames.length;
+      int newCap = Math.max(p.framesLength + length, Math.max(2 * cap, 16 * 1024));
+      if (reserve(newCap - cap)) {
+        p.frames = Arrays.copyOf(p.frames, newCap);
+      }
+    }
+    frame.get(0, p.frames, p.framesLength, length);
+    p.framesLength += length;
+    frameBytesInMemory += length;
+  }
+
+  /** Encodes the partition's raw bytes into {@code into}; returns the frame length. */
+  private int encodeFrame(Partition p, ByteBuffer into) throws IOException {
+    into.clear();
+    int length = encoder.encode(ByteBuffer.wrap(p.raw, 0, p.rawLength), into);
+    p.addIndex(p.rawLength, length - BlockFormat.FRAME_HEADER_LENGTH);
+    p.rawLength = 0;
+    return length;
+  }
+
+  /**
+   * Reserves memory, spilling to make room when the budget says no. Returns false when it spilled
+   * (the caller re-checks its state, which the spill may have changed, and asks again).
+   */
+  private boolean reserve(long bytes) throws IOException {
+    long got = budget.acquire(bytes);
+    if (got >= bytes) {
+      held += got;
+      return true;
+    }
+    budget.release(got);
+    if (frameBytesInMemory > 0) {
+      spill(false);
+    } else if (heldByPartitions() > 0) {
+      spill(true);
+    } else {
+      throw new IOException("KAE Shuffle's writer could not get " + bytes + " bytes of"
+          + " execution memory even with nothing left to spill: give executors more memory"
+          + " (spark.executor.memory) or use a smaller spark.shuffle.kae.blockSize.");
+    }
+    return false;
+  }
+
+  private void reserveOrFail(long bytes) {
+    long got = budget.acquire(bytes);
+    if (got < bytes) {
+      budget.release(got);
+      throw new IllegalStateException("KAE Shuffle's writer could not get the " + bytes
+          + " bytes it needs for one frame: give executors more memory or use a smaller"
+          + " spark.shuffle.kae.blockSize.");
+    }
+    held += got;
+  }
+
+  private void release(long bytes) {
+    budget.release(bytes);
+    held -= bytes;
+  }
+
+  private long heldByPartitions() {
+    long sum = 0;
+    for (Partition p : partitions) {
+      sum += p.raw.length + p.frames.length;
+    }
+    return sum;
+  }
+
+  /**
+   * Writes the frames held in memory to a new spill file and frees their memory; with
+   * {@code sealPartials} also closes every partial block as a short frame and frees the raw
+   * buffers. Returns the bytes of memory freed.
+   */
+  public long spill(boolean sealPartials) throws IOException {
+    if (spilling || (frameBytesInMemory == 0 && !(sealPartials && heldByPartitions() > 0))) {
+      return 0;
+    }
+    spilling = true;
+    try {
+      Path file = spillFiles.newSpillFile();
+      long[] offsets = new long[partitions.length + 1];
+      long freed = 0;
+      long position = 0;
+      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024)) {
+        for (int i = 0; i < partitions.length; i++) {
+          Partition p = partitions[i];
+          offsets[i] = position;
+          out.write(p.frames, 0, p.framesLength);
+          position += p.framesLength;
+          frameBytesInMemory -= p.framesLength;
+          p.framesLength = 0;
+          if (sealPartials && p.rawLength > 0) {
+            int length = encodeFrame(p, sealFrame);
+            out.write(sealFrame.array(), 0, length);
+            position += length;
+            sealedBlocks++;
+          }
+          if (sealPartials) {
+            freed += p.raw.length;
+            p.raw = EMPTY;
+          }
+          freed += p.frames.length;
+          p.frames = EMPTY;
+        }
+        offsets[partitions.length] = position;
+      }
+      spills.add(new Spill(file, offsets));
+      spilledBytes += position;
+      memorySpilled += freed;
+      release(freed);
+      return freed;
+    } finally {
+      spilling = false;
+    }
+  }
+
+  /**
+   * Writes every non-empty partition as one segment, in partition order: spilled frames (copied),
+   * frames in memory, the last partial block, the index. Empty partitions are not opened.
+   */
+  public void writeTo(PartitionStreams streams) throws IOException {
+    List<FileChannel> channels = new ArrayList<>();
+    try {
+      for (Spill s : spills) {
+        channels.add(FileChannel.open(s.file(), StandardOpenOption.READ));
+      }
+      ByteBuffer copy = ByteBuffer.allocate(64 * 1024);
+      for (int i = 0; i < partitions.length; i++) {
+        Partition p = partitions[i];
+        if (p.blocks == 0 && p.rawLength == 0) {
+          continue;
+        }
+        OutputStream out = streams.open(i);
+        for (int s = 0; s < spills.size(); s++) {
+          long[] offsets = spills.get(s).offsets();
+          copyRange(channels.get(s), offsets[i], offsets[i + 1], copy, out);
+        }
+        out.write(p.frames, 0, p.framesLength);
+        if (p.rawLength > 0) {
+          int length = encodeFrame(p, frame);
+          out.write(frame.array(), 0, length);
+        }
+        SegmentIndexBuilder index = new SegmentIndexBuilder();
+        for (int b = 0; b < p.blocks; b++) {
+          index.add((int) (p.index[b] >>> 32), (int) p.index[b]);
+        }
+        ByteBuffer idx = index.build();
+        out.write(idx.array(), idx.arrayOffset(), idx.remaining());
+        streams.close(i, out);
+        release(p.raw.length + p.frames.length);
+        frameBytesInMemory -= p.framesLength;
+        partitions[i] = new Partition();
+      }
+    } finally {
+      for (FileChannel c : channels) {
+        c.close();
+      }
+    }
+  }
+
+  private static void copyRange(FileChannel in, long from, long to, ByteBuffer buf,
+      OutputStream out) throws IOException {
+    long position = from;
+    while (position < to) {
+      buf.clear().limit((int) Math.min(buf.capacity(), to - position));
+      int n = in.read(buf, position);
+      if (n < 0) {
+        throw new IOException("Spill file ended early at byte " + position + " of " + to);
+      }
+      out.write(buf.array(), 0, n);
+      position += n;
+    }
+  }
+
+  public long spilledBytes() {
+    return spilledBytes;
+  }
+
+  /** Memory freed by spills so far (Spark's "memory bytes spilled"). */
+  public long memorySpilled() {
+    return memorySpilled;
+  }
+
+  public int spillCount() {
+    return spills.size();
+  }
+
+  /** Partial blocks closed early, as short frames, because memory ran out. */
+  public long sealedBlocks() {
+    return sealedBlocks;
+  }
+
+  /** Bytes held from the budget now. */
+  public long memoryHeld() {
+    return held;
+  }
+
+  /** Deletes spill files and gives all memory back. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    for (Spill s : spills) {
+      try {
+        Files.deleteIfExists(s.file());
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    spills.clear();
+    for (int i = 0; i < partitions.length; i++) {
+      partitions[i] = new Partition();
+    }
+    if (held > 0) {
+      budget.release(held);
+      held = 0;
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.{ByteArrayOutputStream, OutputStream}
+import java.util.zip.{CheckedOutputStream, Checksum}
+
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats}
+import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams,
+  WriterSettings}
+
+import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
+import org.apache.spark.internal.Logging
+import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
+import org.apache.spark.scheduler.MapStatus
+import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
+import org.apache.spark.shuffle.api.{ShuffleExecutorComponents, ShuffleMapOutputWriter,
+  ShufflePartitionWriter}
+import org.apache.spark.shuffle.checksum.{RowBasedChecksum, ShuffleChecksumSupport}
+import org.apache.spark.storage.TimeTrackingOutputStream
+
+/**
+ * The fast map-side writer, for serializers whose records can be moved as bytes (Kryo, Spark
+ * SQL's rows) and shuffles without map-side combine.
+ *
+ * Each record is serialized once, into a reused buffer, and its bytes are appended to its
+ * partition's block buffer ([[PartitionedBlockBuffer]]); a full block is compressed with one codec
+ * call. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
+ * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
+ * be copied - not recompressed - into the final output.
+ */
+private[spark] class KaeBlockShuffleWriter[K, V](
+    dep: ShuffleDependency[K, V, _],
+    mapId: Long,
+    context: TaskContext,
+    writeMetrics: ShuffleWriteMetricsReporter,
+    executorComponents: ShuffleExecutorComponents,
+    settings: WriterSettings,
+    onStats: BlockStats => Unit)
+  extends ShuffleWriter[K, V] with ShuffleChecksumSupport with Logging {
+
+  private val numPartitions = dep.partitioner.numPartitions
+  private var buffer: PartitionedBlockBuffer = _
+  private var memory: WriterMemory = _
+  private var encoder: BlockEncoder = _
+  private var stopping = false
+  private var mapStatus: MapStatus = _
+  private var partitionLengths: Array[Long] = _
+  private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
+
+  /** A ByteArrayOutputStream whose array can be read without a copy. */
+  private class RecordBytes extends ByteArrayOutputStream(64 * 1024) {
+    def array: Array[Byte] = buf
+  }
+
+  override def write(records: Iterator[Product2[K, V]]): Unit = {
+    encoder = new BlockEncoder(settings.codec)
+    memory = new WriterMemory(context.taskMemoryManager())
+    val blockManager = SparkEnv.get.blockManager
+    buffer = new PartitionedBlockBuffer(numPartitions, settings.blockSize, encoder, memory,
+      () => blockManager.diskBlockManager.createTempShuffleBlock()._2.toPath)
+    memory.buffer = buffer
+
+    val bytes = new RecordBytes
+    val out = dep.serializer.newInstance().serializeStream(bytes)
+    val partitioner = dep.partitioner
+    var count = 0L
+    while (records.hasNext) {
+      val record = records.next()
+      val key = record._1
+      val partition = partitioner.getPartition(key)
+      bytes.reset()
+      out.writeKey[Any](key)
+      out.writeValue[Any](record._2)
+      out.flush()
+      buffer.append(partition, bytes.array, 0, bytes.size())
+      if (rowBasedChecksums.length > 0) {
+        rowBasedChecksums(partition).update(key, record._2)
+      }
+      count += 1
+    }
+    out.close()
+    writeMetrics.incRecordsWritten(count)
+
+    val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
+    val mapOutputWriter =
+      executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
+    try {
+      buffer.writeTo(new OutputStreams(mapOutputWriter, checksums))
+      partitionLengths =
+        mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
+    } catch {
+      case e: Exception =>
+        try mapOutputWriter.abort(e) catch {
+          case a: Exception =>
+            e.addSuppressed(a)
+            logError(s"Failed to abort the map output of shuffle ${dep.shuffleId} map $mapId", a)
+        }
+        throw e
+    }
+    context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)
+    context.taskMetrics().incMemoryBytesSpilled(buffer.memorySpilled)
+    context.taskMetrics().incPeakExecutionMemory(memory.peak)
+    mapStatus = MapStatus(SparkEnv.get.blockManager.shuffleServerId, partitionLengths, mapId,
+      RowBasedChecksum.getAggregatedChecksumValue(rowBasedChecksums))
+  }
+
+  /** Partition streams of Spark's map output writer, timed and checksummed like Spark's. */
+  private class OutputStreams(writer: ShuffleMapOutputWriter, checksums: Array[Checksum])
+      extends PartitionStreams {
+    private var partitionWriter: ShufflePartitionWriter = _
+    private var raw: OutputStream = _
+
+    override def open(partition: Int): OutputStream = {
+      partitionWriter = writer.getPartitionWriter(partition)
+      raw = partitionWriter.openStream()
+      val timed = new TimeTrackingOutputStream(writeMetrics, raw)
+      if (checksums.nonEmpty) new CheckedOutputStream(timed, checksums(partition)) else timed
+    }
+
+    override def close(partition: Int, stream: OutputStream): Unit = {
+      stream.flush()
+      raw.close()
+      writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)
+    }
+  }
+
+  /** The buffer's memory, as execution memory of this task; spills when another consumer asks. */
+  private class WriterMemory(tmm: TaskMemoryManager)
+      extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) with MemoryBudget {
+    var buffer: PartitionedBlockBuffer = _
+    var peak = 0L
+
+    override def acquire(bytes: Long): Long = {
+      val got = acquireMemory(bytes)
+      peak = math.max(peak, getUsed)
+      got
+    }
+
+    override def release(bytes: Long): Unit = freeMemory(bytes)
+
+    /** Our own requests that fall short are handled by the buffer, which spills and retries. */
+    override def spill(size: Long, trigger: MemoryConsumer): Long = {
+      if ((trigger eq this) || buffer == null) {
+        0L
+      } else {
+        val freed = buffer.spill(false)
+        if (freed < size) freed + buffer.spill(true) else freed
+      }
+    }
+  }
+
+  override def stop(success: Boolean): Option[MapStatus] = {
+    try {
+      if (stopping) None
+      else {
+        stopping = true
+        if (success) Option(mapStatus) else None
+      }
+    } finally {
+      val start = System.nanoTime()
+      if (buffer != null) {
+        buffer.close()
+        buffer = null
+      }
+      if (encoder != null) {
+        encoder.close()
+        onStats(encoder.stats())
+        encoder = null
+      }
+      writeMetrics.incWriteTime(System.nanoTime() - start)
+    }
+  }
+
+  override def getPartitionLengths(): Array[Long] = partitionLengths
+}

@@ -1,0 +1,185 @@
+package io.github.kaeshuffle.writer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecOptions;
+import io.github.kaeshuffle.codec.Codecs;
+import io.github.kaeshuffle.format.BlockDecoder;
+import io.github.kaeshuffle.format.BlockEncoder;
+import io.github.kaeshuffle.format.SegmentIndex;
+import io.github.kaeshuffle.format.SegmentInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PartitionedBlockBufferTest {
+  private static final int BLOCK = 16 * 1024;
+
+  /** A budget of at most {@code limit} bytes; counts what is outstanding. */
+  static final class LimitedBudget implements MemoryBudget {
+    final long limit;
+    long used;
+    long peak;
+
+    LimitedBudget(long limit) {
+      this.limit = limit;
+    }
+
+    @Override
+    public long acquire(long bytes) {
+      long got = Math.min(bytes, limit - used);
+      used += got;
+      peak = Math.max(peak, used);
+      return got;
+    }
+
+    @Override
+    public void release(long bytes) {
+      used -= bytes;
+      assertTrue(used >= 0, "released more than acquired");
+    }
+  }
+
+  /** Collects each partition's bytes; checks partitions come in increasing order. */
+  static final class Collected implements PartitionStreams {
+    final Map<Integer, ByteArrayOutputStream> out = new HashMap<>();
+    int last = -1;
+
+    @Override
+    public OutputStream open(int partition) {
+      assertTrue(partition > last, "partitions out of order");
+      last = partition;
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      out.put(partition, b);
+      return b;
+    }
+
+    @Override
+    public void close(int partition, OutputStream stream) {}
+  }
+
+  private static BlockCodec zlib() throws Exception {
+    return Codecs.exact(CodecOptions.builder().codec(Codecs.ZLIB).build());
+  }
+
+  private record Result(Collected collected, Map<Integer, ByteArrayOutputStream> expected,
+      long codecCalls, long spills, long sealed, LimitedBudget budget) {}
+
+  private static Result run(int partitions, int records, long budgetBytes, Path dir)
+      throws Exception {
+    LimitedBudget budget = new LimitedBudget(budgetBytes);
+    Map<Integer, ByteArrayOutputStream> expected = new HashMap<>();
+    Collected collected = new Collected();
+    Random r = new Random(partitions * 31L + records);
+    long calls;
+    long spills;
+    long sealed;
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf = new PartitionedBlockBuffer(partitions, BLOCK, enc, budget,
+            () -> Files.createTempFile(dir, "spill", ".frames"))) {
+      for (int i = 0; i < records; i++) {
+        // Skewed: low partitions get most records; some partitions get none at all.
+        int p = Math.min(partitions - 1, (int) Math.abs(r.nextGaussian() * partitions / 4));
+        byte[] rec = ("record-" + i + "-" + "x".repeat(r.nextInt(200)) + ";").getBytes();
+        buf.append(p, rec, 0, rec.length);
+        expected.computeIfAbsent(p, k -> new ByteArrayOutputStream()).write(rec);
+      }
+      buf.writeTo(collected);
+      calls = enc.stats().codecCalls();
+      spills = buf.spillCount();
+      sealed = buf.sealedBlocks();
+    }
+    return new Result(collected, expected, calls, spills, sealed, budget);
+  }
+
+  private static void assertSameBytes(Result res) throws IOException {
+    assertEquals(res.expected().keySet(), res.collected().out.keySet(), "non-empty partitions");
+    long frames = 0;
+    for (Map.Entry<Integer, ByteArrayOutputStream> e : res.expected().entrySet()) {
+      byte[] segment = res.collected().out.get(e.getKey()).toByteArray();
+      SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(segment));
+      frames += idx.blockCount();
+      try (BlockDecoder d = new BlockDecoder(null)) {
+        assertArrayEquals(e.getValue().toByteArray(),
+            new SegmentInputStream(ByteBuffer.wrap(segment), d).readAllBytes(),
+            "partition " + e.getKey());
+      }
+    }
+    // Every frame on disk was compressed exactly once: nothing was recompressed on merge.
+    assertEquals(frames, res.codecCalls());
+  }
+
+  @Test
+  void withEnoughMemoryEveryBlockButTheLastIsFull(@TempDir Path dir) throws Exception {
+    Result res = run(300, 40_000, 1L << 30, dir);
+    assertEquals(0, res.spills());
+    assertSameBytes(res);
+    for (ByteArrayOutputStream seg : res.collected().out.values()) {
+      SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg.toByteArray()));
+      for (int b = 0; b < idx.blockCount() - 1; b++) {
+        assertEquals(BLOCK, idx.rawLength(b));
+      }
+    }
+    assertEquals(0, res.budget().used, "all memory given back");
+  }
+
+  @Test
+  void underPressureFramesAreSpilledAndCopiedNotRecompressed(@TempDir Path dir)
+      throws Exception {
+    // Room for the raw buffers, not for all the compressed frames.
+    Result res = run(50, 60_000, 1200 * 1024, dir);
+    assertTrue(res.spills() > 0, "expected spills");
+    assertEquals(0, res.sealed(), "frames alone should have freed enough");
+    assertSameBytes(res);
+    assertTrue(res.budget().peak <= 1200 * 1024);
+    assertEquals(0, res.budget().used);
+    try (var files = Files.list(dir)) {
+      assertEquals(0, files.count(), "spill files deleted on close");
+    }
+  }
+
+  @Test
+  void underSeverePressurePartialBlocksAreSealed(@TempDir Path dir) throws Exception {
+    // 2,000 partitions and a budget far below 2,000 raw buffers.
+    Result res = run(2000, 60_000, 1200 * 1024, dir);
+    assertTrue(res.sealed() > 0, "expected sealed partial blocks");
+    assertSameBytes(res);
+    assertTrue(res.budget().peak <= 1200 * 1024);
+    assertEquals(0, res.budget().used);
+  }
+
+  @Test
+  void aBudgetTooSmallForOneFrameIsAClearError(@TempDir Path dir) throws Exception {
+    try (BlockEncoder enc = new BlockEncoder(zlib())) {
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> new PartitionedBlockBuffer(4, BLOCK, enc, new LimitedBudget(1000),
+              () -> Files.createTempFile(dir, "s", "")));
+      assertTrue(e.getMessage().contains("spark.shuffle.kae.blockSize"), e.getMessage());
+    }
+  }
+
+  @Test
+  void noMemoryAtAllAfterSpillingIsAClearError(@TempDir Path dir) throws Exception {
+    try (BlockEncoder enc = new BlockEncoder(zlib())) {
+      LimitedBudget budget = new LimitedBudget(2 * enc.maxFrameLength(BLOCK));
+      try (PartitionedBlockBuffer buf = new PartitionedBlockBuffer(4, BLOCK, enc, budget,
+          () -> Files.createTempFile(dir, "s", ""))) {
+        IOException e = assertThrows(IOException.class, () -> buf.append(0, new byte[10], 0, 10));
+        assertTrue(e.getMessage().contains("spark.executor.memory"), e.getMessage());
+      }
+      assertEquals(0, budget.used);
+    }
+  }
+}
