@@ -21,17 +21,17 @@ import java.util.List;
  * codec call into a frame kept in memory. At the end each partition becomes one segment: its frames
  * (spilled ones first, copied as they are), its last partial block, its index.
  *
- * <p>Memory comes from a {@link MemoryBudget}. Raw buffers start small (4 KiB) and double up to the
+ * <p>Memory comes from a {@link MemoryBudget}. Raw buffers start small (4 KiB by default) and double up to the
  * block size, so thousands of partitions cost little until they hold data. When the budget says no,
  * the compressed frames of every partition are written to a spill file (no recompression later:
  * the final merge copies them); only when that is not enough are the partial blocks sealed as short
  * frames and spilled too. Not thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
-  private static final int FIRST_BUFFER = 4096;
   private static final byte[] EMPTY = new byte[0];
 
   private final int blockSize;
+  private final int firstBuffer;
   private final BlockEncoder encoder;
   private final MemoryBudget budget;
   private final SpillFiles spillFiles;
@@ -71,8 +71,19 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
 
   public PartitionedBlockBuffer(int numPartitions, int blockSize, BlockEncoder encoder,
       MemoryBudget budget, SpillFiles spillFiles) {
+    this(numPartitions, blockSize, Math.min(4096, blockSize), encoder, budget, spillFiles);
+  }
+
+  /** @param firstBuffer first size of a partition's raw buffer (it doubles up to blockSize) */
+  public PartitionedBlockBuffer(int numPartitions, int blockSize, int firstBuffer,
+      BlockEncoder encoder, MemoryBudget budget, SpillFiles spillFiles) {
     BlockFormat.checkBlockSize(blockSize);
+    if (firstBuffer < 1 || firstBuffer > blockSize) {
+      throw new IllegalArgumentException("The first buffer size must be 1 to " + blockSize
+          + " bytes, not " + firstBuffer + ".");
+    }
     this.blockSize = blockSize;
+    this.firstBuffer = firstBuffer;
     this.encoder = encoder;
     this.budget = budget;
     this.spillFiles = spillFiles;
@@ -107,7 +118,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private void growRaw(Partition p) throws IOException {
     while (p.rawLength == p.raw.length) {
       int cap = p.raw.length;
-      int newCap = Math.min(blockSize, Math.max(FIRST_BUFFER, cap * 2));
+      int newCap = Math.min(blockSize, Math.max(firstBuffer, cap * 2));
       // When reserve spills instead, the loop looks again: a spill may have sealed p.
       if (reserve(newCap - cap)) {
         p.raw = Arrays.copyOf(p.raw, newCap);

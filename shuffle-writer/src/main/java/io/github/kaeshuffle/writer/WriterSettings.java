@@ -10,10 +10,25 @@ import java.util.Objects;
  *
  * @param codec the block codec chosen for this executor
  * @param blockSize raw bytes per block (every block but a partition's last is exactly this long)
+ * @param maxMemory most memory one task's block writer holds, 0 for no limit of its own
+ * @param initialBufferSize first size of a partition's raw buffer in the block writer
  */
-public record WriterSettings(BlockCodec codec, int blockSize) {
+public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
+    int initialBufferSize) {
   public WriterSettings {
     Objects.requireNonNull(codec, "codec");
     BlockFormat.checkBlockSize(blockSize);
+    if (maxMemory < 0) {
+      throw new IllegalArgumentException("maxMemory cannot be negative: " + maxMemory);
+    }
+    if (initialBufferSize < 1024 || initialBufferSize > blockSize) {
+      throw new IllegalArgumentException("The initial buffer size must be 1 KiB to the block"
+          + " size (" + blockSize + "), not " + initialBufferSize + ".");
+    }
+  }
+
+  /** Settings with the defaults for memory: no own limit, 4 KiB first buffers. */
+  public WriterSettings(BlockCodec codec, int blockSize) {
+    this(codec, blockSize, 0, Math.min(4096, blockSize));
   }
 }

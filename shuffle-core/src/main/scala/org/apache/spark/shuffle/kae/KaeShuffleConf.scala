@@ -56,6 +56,23 @@ private[spark] object KaeShuffleConf {
       s"Use ${BlockFormat.MIN_BLOCK_SIZE} (16k) to ${BlockFormat.MAX_BLOCK_SIZE} (8m) bytes.")
     .createWithDefaultString("256k")
 
+  val WRITER_MAX_MEMORY: ConfigEntry[Long] = entry("writer.maxMemory")
+    .doc("Most execution memory one map task's block writer holds (raw partial blocks and " +
+      "compressed frames) before it spills frames to disk; 0 for no limit of its own (it then " +
+      "takes what Spark's task memory manager grants, and spills when that says no). At least " +
+      "a few blocks' worth is needed: 1m or more.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v == 0 || v >= (1L << 20), "Use 0 (no limit) or at least 1m.")
+    .createWithDefault(0L)
+
+  val WRITER_INITIAL_BUFFER: ConfigEntry[Long] = entry("writer.initialBufferSize")
+    .doc("First size of a partition's raw block buffer in the block writer; it doubles up to " +
+      "the block size as the partition fills. Small values keep shuffles with thousands of " +
+      "partitions cheap. From 1k to the block size.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
+    .createWithDefaultString("4k")
+
   val KAEZIP_LIBRARY: ConfigEntry[String] = entry("kaezip.libraryPath")
     .doc("Path of KAEzip's zlib-compatible library, opened with dlopen(RTLD_LOCAL) only on " +
       "aarch64 hosts whose /proc/cpuinfo shows a HiSilicon CPU (implementer 0x48) and that have " +

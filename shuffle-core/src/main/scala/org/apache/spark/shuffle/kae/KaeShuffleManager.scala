@@ -61,7 +61,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   /** The block codec of this JVM, chosen once (the choice and its reason are logged once). */
   private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
-  private lazy val writerSettings = new WriterSettings(codec, settings.blockSize)
+  private lazy val writerSettings = new WriterSettings(codec, settings.blockSize,
+    settings.writerMaxMemory, settings.writerInitialBuffer)
   private lazy val readerSettings = new ReaderSettings(codec)
 
   private val listenerAdded = new AtomicBoolean(false)
@@ -159,6 +160,8 @@ private[spark] object KaeShuffleManager {
       enabled: Boolean,
       codecOptions: CodecOptions,
       blockSize: Int,
+      writerMaxMemory: Long,
+      writerInitialBuffer: Int,
       stageSummary: Boolean)
 
   def readSettings(conf: SparkConf): Settings = {
@@ -179,7 +182,14 @@ private[spark] object KaeShuffleManager {
       .kaezipSkipHardwareCheck(conf.get(KAEZIP_SKIP_HARDWARE_CHECK))
       .libdeflateLibrary(conf.get(LIBDEFLATE_LIBRARY))
       .build()
-    Settings(conf.get(ENABLED), options, conf.get(BLOCK_SIZE).toInt, conf.get(STAGE_SUMMARY))
+    val blockSize = conf.get(BLOCK_SIZE).toInt
+    val initialBuffer = conf.get(WRITER_INITIAL_BUFFER)
+    if (initialBuffer > blockSize) {
+      throw new IllegalArgumentException(s"'$initialBuffer' in ${WRITER_INITIAL_BUFFER.key} is " +
+        s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
+    }
+    Settings(conf.get(ENABLED), options, blockSize, conf.get(WRITER_MAX_MEMORY),
+      initialBuffer.toInt, conf.get(STAGE_SUMMARY))
   }
 
   /** Spark's own rule for its serialized shuffle: records movable as bytes, nothing to combine. */

@@ -23,6 +23,7 @@ class KaeShuffleConfSuite extends AnyFunSuite {
     assert(s.blockSize == 256 * 1024)
     assert(s.codecOptions.kaezipLibrary == "/usr/local/kaezip/lib/libz.so")
     assert(!s.codecOptions.kaezipSkipHardwareCheck)
+    assert(s.writerMaxMemory == 0 && s.writerInitialBuffer == 4096)
   }
 
   test("values are parsed") {
@@ -49,7 +50,12 @@ class KaeShuffleConfSuite extends AnyFunSuite {
       Seq(KAEZIP_SKIP_HARDWARE_CHECK.key -> "yes please") -> Seq(KAEZIP_SKIP_HARDWARE_CHECK.key),
       Seq(KAEZIP_LIBRARY.key -> "") -> Seq(KAEZIP_LIBRARY.key),
       Seq(LIBDEFLATE_LIBRARY.key -> "") -> Seq(LIBDEFLATE_LIBRARY.key),
-      Seq(STAGE_SUMMARY.key -> "2") -> Seq(STAGE_SUMMARY.key))
+      Seq(STAGE_SUMMARY.key -> "2") -> Seq(STAGE_SUMMARY.key),
+      Seq(WRITER_MAX_MEMORY.key -> "512k") -> Seq(WRITER_MAX_MEMORY.key, "524288", "1m"),
+      Seq(WRITER_MAX_MEMORY.key -> "lots") -> Seq(WRITER_MAX_MEMORY.key),
+      Seq(WRITER_INITIAL_BUFFER.key -> "100") -> Seq(WRITER_INITIAL_BUFFER.key, "1k"),
+      Seq(WRITER_INITIAL_BUFFER.key -> "64k", BLOCK_SIZE.key -> "32k") ->
+        Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768"))
     for ((pairs, words) <- cases) {
       val message = rejected(pairs: _*)
       for (w <- words) {

@@ -55,7 +55,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     encoder = new BlockEncoder(settings.codec)
     memory = new WriterMemory(context.taskMemoryManager())
     val blockManager = SparkEnv.get.blockManager
-    buffer = new PartitionedBlockBuffer(numPartitions, settings.blockSize, encoder, memory,
+    buffer = new PartitionedBlockBuffer(numPartitions, settings.blockSize,
+      settings.initialBufferSize, encoder, memory,
       () => blockManager.diskBlockManager.createTempShuffleBlock()._2.toPath)
     memory.buffer = buffer
 
@@ -129,8 +130,12 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     var buffer: PartitionedBlockBuffer = _
     var peak = 0L
 
+    /** Grants at most what keeps this writer within spark.shuffle.kae.writer.maxMemory. */
     override def acquire(bytes: Long): Long = {
-      val got = acquireMemory(bytes)
+      val allowed =
+        if (settings.maxMemory > 0) math.max(0L, math.min(bytes, settings.maxMemory - getUsed))
+        else bytes
+      val got = if (allowed > 0) acquireMemory(allowed) else 0L
       peak = math.max(peak, getUsed)
       got
     }

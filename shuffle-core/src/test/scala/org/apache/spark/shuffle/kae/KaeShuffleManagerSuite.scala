@@ -1,0 +1,88 @@
+package org.apache.spark.shuffle.kae
+
+import java.nio.file.Files
+import java.util.concurrent.atomic.AtomicLong
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.{HashPartitioner, ShuffleDependency, SparkConf, SparkContext}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+
+class KaeShuffleManagerSuite extends AnyFunSuite {
+  private def job(sc: SparkContext): (RDD[(Int, Long)], Seq[(Int, Long)]) = {
+    val rdd = sc.parallelize(1 to 50000, 4).map(i => (i % 97, i.toLong))
+      .partitionBy(new HashPartitioner(5))
+    (rdd, rdd.reduceByKey(_ + _).collect().sorted.toSeq)
+  }
+
+  private def handleOf(rdd: RDD[_]) =
+    rdd.dependencies.head.asInstanceOf[ShuffleDependency[_, _, _]].shuffleHandle
+
+  /** Spark's own result; forced before a test opens its context (one context at a time). */
+  private lazy val expected = LocalSpark.withSpark(LocalSpark.conf(kae = false))(job(_)._2)
+
+  private def withKae[T](conf: SparkConf)(f: SparkContext => T): T = {
+    expected
+    LocalSpark.withSpark(conf)(f)
+  }
+
+  test("spark.shuffle.kae.enabled=false sends every shuffle to Spark's sort shuffle") {
+    withKae(LocalSpark.conf().set(KaeShuffleConf.ENABLED.key, "false")) { sc =>
+      val (rdd, result) = job(sc)
+      assert(!handleOf(rdd).isInstanceOf[KaeShuffleHandle[_, _, _]])
+      assert(result == expected)
+    }
+  }
+
+  test("IO encryption sends shuffles to Spark's sort shuffle, which encrypts them") {
+    val conf = LocalSpark.conf().set("spark.io.encryption.enabled", "true")
+    withKae(conf) { sc =>
+      val (rdd, result) = job(sc)
+      assert(!handleOf(rdd).isInstanceOf[KaeShuffleHandle[_, _, _]])
+      assert(result == expected)
+      // Nothing KAE wrote is on disk: no segment magic in any shuffle data file.
+      for (o <- ShuffleFiles.mapOutputs(sc, 0)) {
+        val bytes = o.bytes
+        assert(!bytes.sliding(4).exists(_.sameElements("KAEF".getBytes)), o.data)
+      }
+    }
+  }
+
+  test("unregistering a shuffle deletes its files") {
+    withKae(LocalSpark.conf()) { sc =>
+      val (rdd, result) = job(sc)
+      assert(result == expected)
+      val shuffleId = handleOf(rdd).shuffleId
+      val files = ShuffleFiles.mapOutputs(sc, shuffleId).map(_.data)
+      assert(files.size == 4 && files.forall(Files.exists(_)))
+      assert(sc.env.shuffleManager.unregisterShuffle(shuffleId))
+      assert(files.forall(f => !Files.exists(f)), "data files left behind")
+    }
+  }
+
+  test("spark.shuffle.kae.writer.maxMemory makes the block writer spill") {
+    val spilled = new AtomicLong
+    val conf = LocalSpark.conf().set(KaeShuffleConf.WRITER_MAX_MEMORY.key, "1m")
+      .set(KaeShuffleConf.BLOCK_SIZE.key, "16k")
+    val result = LocalSpark.withSpark(conf) { sc =>
+      sc.addSparkListener(new SparkListener {
+        override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+          if (e.taskMetrics != null) spilled.addAndGet(e.taskMetrics.diskBytesSpilled)
+      })
+      val rdd = sc.parallelize(1 to 400000, 2).map(i => (i % 5000, s"value-$i-${i * 7919}"))
+        .partitionBy(new HashPartitioner(50))
+      val r = rdd.mapPartitions(it => Iterator(it.map(_._2.length.toLong).sum)).collect().sum
+      sc.listenerBus.waitUntilEmpty()
+      assert(handleOf(rdd).asInstanceOf[KaeShuffleHandle[_, _, _]].blockWriter)
+      r
+    }
+    val plain = LocalSpark.withSpark(LocalSpark.conf(kae = false)) { sc =>
+      sc.parallelize(1 to 400000, 2).map(i => (i % 5000, s"value-$i-${i * 7919}"))
+        .partitionBy(new HashPartitioner(50))
+        .mapPartitions(it => Iterator(it.map(_._2.length.toLong).sum)).collect().sum
+    }
+    assert(spilled.get > 0, "the writer must have spilled within 1 MiB")
+    assert(result == plain)
+  }
+}
