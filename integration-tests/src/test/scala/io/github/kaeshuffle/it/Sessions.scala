@@ -21,6 +21,28 @@ object Sessions {
     p
   }
 
+  /** The Spark distribution the build installed (integration-tests/src/test/scripts). */
+  def sparkHome: String = {
+    val file = new File(sys.props.getOrElse("kae.test.sparkHomeFile", "target/spark-home.txt"))
+    require(file.exists(), s"$file is missing: run the tests through Maven, which installs a " +
+      "Spark distribution first (src/test/scripts/spark-dist.sh)")
+    Files.readString(file.toPath).trim
+  }
+
+  /**
+   * Runs `f` where Spark's testing mode is on: local-cluster workers then take their Spark home
+   * from spark.test.home and executors get the test JVM's class path (our jars, test classes).
+   */
+  def withTestingMode[T](f: => T): T = {
+    val saved = Seq("spark.testing", "spark.test.home").map(k => k -> sys.props.get(k))
+    sys.props("spark.testing") = "true"
+    sys.props("spark.test.home") = sparkHome
+    try f finally saved.foreach {
+      case (k, Some(v)) => sys.props(k) = v
+      case (k, None) => sys.props.remove(k)
+    }
+  }
+
   def conf(codec: Option[String], serializer: String, master: String = "local[4]"): SparkConf = {
     val tmp = new File(System.getProperty("java.io.tmpdir"))
     tmp.mkdirs()

@@ -1,0 +1,47 @@
+package io.github.kaeshuffle.it
+
+import java.util.concurrent.atomic.AtomicLong
+
+import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
+/**
+ * KAE Shuffle across separate executor JVMs (local-cluster: 2 workers, 1 core and 1 GiB each):
+ * executors load the manager from the class path, fetch each other's blocks over Netty, and every
+ * workload gives Spark's result.
+ */
+class LocalClusterSuite extends AnyFunSuite {
+  private val Master = "local-cluster[2,1,1024]"
+  private val Workloads_ = Seq("sort", "wordcount", "lda-edges", "sql-join", "groupby-skew",
+    "groupby-skew-sql", "incompressible")
+
+  test("workloads in local-cluster with remote fetches give Spark's results") {
+    val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
+      Workloads_.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
+    }
+    val remoteBytes = new AtomicLong
+    val actual = Sessions.withTestingMode {
+      Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo, Master)
+          .set("spark.executor.memory", "512m")) { spark =>
+        val sc = spark.sparkContext
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
+            remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
+          }
+        })
+        assert(KaeSparkAccess.usesKaeShuffle(sc))
+        val result = Workloads_.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4))
+          .toMap
+        KaeSparkAccess.drainListeners(sc)
+        result
+      }
+    }
+    for (w <- Workloads_) {
+      assert(actual(w).sameAs(expected(w)), s"$w: KAE ${actual(w)} vs Spark ${expected(w)}")
+    }
+    assert(remoteBytes.get > 0, "no block was fetched from another executor")
+  }
+}
