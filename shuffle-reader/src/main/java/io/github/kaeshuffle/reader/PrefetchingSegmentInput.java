@@ -1,0 +1,223 @@
+package io.github.kaeshuffle.reader;
+
+import io.github.kaeshuffle.format.BlockDecoder;
+import io.github.kaeshuffle.format.BlockStats;
+import io.github.kaeshuffle.format.SegmentIndex;
+import io.github.kaeshuffle.format.Segments;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * Reads the raw bytes of segments held in memory (mapped or fetched), decompressing ahead of the
+ * reader: every segment's index is parsed first, so every block's offset and size are known before
+ * anything is decompressed; then a background task decodes the blocks, in order, into the free
+ * slots of a {@link DecodeWindow} while the caller (the deserializer) reads filled slots. Memory
+ * is the window, whatever the segments' size.
+ *
+ * <p>A bad block fails the read at that block's position, after all good blocks before it were
+ * served. {@link #close()} stops the background task, waits until it no longer touches the window
+ * or the segments, and returns the window to its owner.
+ */
+public final class PrefetchingSegmentInput extends InputStream {
+  private record Block(ByteBuffer segment, int offset, int rawLength) {}
+
+  /** What the producer hands over: a filled slot and its length, the end, or an error. */
+  private record Filled(int slot, int length, Throwable error, boolean end) {}
+
+  private final List<Block> blocks = new ArrayList<>();
+  private final DecodeWindow window;
+  private final BlockingQueue<Integer> free;
+  private final BlockingQueue<Filled> filled;
+  private final CountDownLatch producerDone = new CountDownLatch(1);
+  private final Future<?> producer;
+  private final BlockStats decodeStats = new BlockStats();
+  private final Runnable onClose;
+  private ByteBuffer current;
+  private int currentSlot = -1;
+  private long waitNanos;
+  private boolean eof;
+  private boolean closed;
+  /** The producer's failure, thrown again by every read after the first. */
+  private IOException failure;
+
+  /**
+   * @param data one segment or several back to back, from position to limit; must stay valid
+   *     until this stream is closed
+   * @param decoders makes the decoder the background task uses (and closes)
+   * @param onClose runs after close, once the window is no longer used (e.g. returns it)
+   */
+  public PrefetchingSegmentInput(ByteBuffer data, DecodeWindow window,
+      Supplier<BlockDecoder> decoders, ExecutorService executor, Runnable onClose)
+      throws IOException {
+    this.window = window;
+    this.onClose = onClose;
+    for (ByteBuffer segment : Segments.split(data)) {
+      SegmentIndex idx = SegmentIndex.parse(segment);
+      if (idx.maxRawLength() > window.slotSize()) {
+        throw new IllegalArgumentException("A block of " + idx.maxRawLength()
+            + " bytes does not fit the window's " + window.slotSize() + "-byte slots.");
+      }
+      for (int b = 0; b < idx.blockCount(); b++) {
+        blocks.add(new Block(segment, (int) idx.offset(b), idx.rawLength(b)));
+      }
+    }
+    this.free = new ArrayBlockingQueue<>(window.slots());
+    this.filled = new ArrayBlockingQueue<>(window.slots() + 1);
+    for (int i = 0; i < window.slots(); i++) {
+      free.add(i);
+    }
+    this.producer = executor.submit(() -> produce(decoders));
+  }
+
+  private void produce(Supplier<BlockDecoder> decoders) {
+    try (BlockDecoder decoder = decoders.get()) {
+      try {
+        for (Block b : blocks) {
+          int slot = free.take();
+          int length = decoder.decode(b.segment(), b.offset(), b.rawLength(), window.slot(slot));
+          filled.put(new Filled(slot, length, null, false));
+        }
+        filled.put(new Filled(-1, 0, null, true));
+      } catch (InterruptedException e) {
+        // close() stopped us.
+      } catch (Throwable t) {
+        filled.offer(new Filled(-1, 0, t, false));
+      } finally {
+        synchronized (decodeStats) {
+          decodeStats.add(decoder.stats());
+        }
+      }
+    } finally {
+      producerDone.countDown();
+    }
+  }
+
+  private boolean fill() throws IOException {
+    while (current == null || !current.hasRemaining()) {
+      if (failure != null) {
+        throw failure;
+      }
+      if (eof) {
+        return false;
+      }
+      if (closed) {
+        throw new IOException("Stream closed");
+      }
+      if (currentSlot >= 0) {
+        free.add(currentSlot);
+        currentSlot = -1;
+        current = null;
+      }
+      Filled f = filled.poll();
+      if (f == null) {
+        long t0 = System.nanoTime();
+        try {
+          f = filled.take();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("Interrupted while waiting for a decoded block");
+        }
+        waitNanos += System.nanoTime() - t0;
+      }
+      if (f.error() != null) {
+        failure = f.error() instanceof IOException io
+            ? io
+            : new IOException("Decompressing ahead failed: " + f.error(), f.error());
+        throw failure;
+      }
+      if (f.end()) {
+        eof = true;
+        return false;
+      }
+      currentSlot = f.slot();
+      current = window.slot(currentSlot).limit(f.length());
+    }
+    return true;
+  }
+
+  @Override
+  public int read() throws IOException {
+    return fill() ? current.get() & 0xff : -1;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(len, current.remaining());
+    current.get(b, off, n);
+    return n;
+  }
+
+  @Override
+  public int available() {
+    return current == null ? 0 : current.remaining();
+  }
+
+  /** Nanoseconds the reader waited for the decompressor. */
+  public long waitNanos() {
+    return waitNanos;
+  }
+
+  /** What the background decoder did (complete once the stream is closed). */
+  public BlockStats decodeStats() {
+    synchronized (decodeStats) {
+      return decodeStats;
+    }
+  }
+
+  public int blockCount() {
+    return blocks.size();
+  }
+
+  /** Decoded blocks waiting for the reader: never more than the window's slots. */
+  public int blocksReady() {
+    return filled.size();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    producer.cancel(true);
+    try {
+      producerDone.await();
+    } catch (InterruptedException e) {
+      // Still wait: the window must not be reused while the producer writes into it.
+      awaitUninterruptibly();
+      Thread.currentThread().interrupt();
+    } finally {
+      current = null;
+      onClose.run();
+    }
+  }
+
+  private void awaitUninterruptibly() {
+    boolean done = false;
+    while (!done) {
+      try {
+        producerDone.await();
+        done = true;
+      } catch (InterruptedException ignored) {
+        // keep waiting
+      }
+    }
+  }
+}
