@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -41,7 +42,7 @@ public final class PrefetchingSegmentInput extends InputStream {
   private final CountDownLatch producerDone = new CountDownLatch(1);
   private final Future<?> producer;
   private final BlockStats decodeStats = new BlockStats();
-  private final Runnable onClose;
+  private final Consumer<PrefetchingSegmentInput> onClose;
   private ByteBuffer current;
   private int currentSlot = -1;
   private long waitNanos;
@@ -54,10 +55,12 @@ public final class PrefetchingSegmentInput extends InputStream {
    * @param data one segment or several back to back, from position to limit; must stay valid
    *     until this stream is closed
    * @param decoders makes the decoder the background task uses (and closes)
-   * @param onClose runs after close, once the window is no longer used (e.g. returns it)
+   * @param onClose runs after close, once neither the window nor {@code data} is used any more
+   *     (e.g. returns the window, collects the stats); gets this stream
    */
   public PrefetchingSegmentInput(ByteBuffer data, DecodeWindow window,
-      Supplier<BlockDecoder> decoders, ExecutorService executor, Runnable onClose)
+      Supplier<BlockDecoder> decoders, ExecutorService executor,
+      Consumer<PrefetchingSegmentInput> onClose)
       throws IOException {
     this.window = window;
     this.onClose = onClose;
@@ -205,7 +208,7 @@ public final class PrefetchingSegmentInput extends InputStream {
       Thread.currentThread().interrupt();
     } finally {
       current = null;
-      onClose.run();
+      onClose.accept(this);
     }
   }
 

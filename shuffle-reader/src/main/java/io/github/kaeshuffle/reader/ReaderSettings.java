@@ -1,9 +1,24 @@
 package io.github.kaeshuffle.reader;
 
+import io.github.kaeshuffle.codec.BlockCodec;
+
 /**
  * What a reduce-side reader needs, resolved by the shuffle manager.
  *
  * @param decoderCodec the codec that decodes blocks of its own format (other formats use the
  *     default decoder of theirs); null for the defaults only
+ * @param prefetch decompress ahead of the deserializer on a background thread
+ * @param windowSize bytes of decoded blocks that may wait for the deserializer, per stream
+ * @param windowKind how that window is backed
+ * @param slotSize bytes per window slot: the largest block expected (the block size)
+ * @param maxInMemoryRemote largest fetched (remote) range decoded ahead from memory; larger ones
+ *     are decoded as they stream in
  */
-public record ReaderSettings(io.github.kaeshuffle.codec.BlockCodec decoderCodec) {}
+public record ReaderSettings(BlockCodec decoderCodec, boolean prefetch, long windowSize,
+    DecodeWindow.Kind windowKind, int slotSize, long maxInMemoryRemote) {
+
+  /** Slots per window: the window size in blocks, at least 2. */
+  public int slots(int blockSize) {
+    return (int) Math.max(2, Math.min(1024, windowSize / Math.max(1, blockSize)));
+  }
+}

@@ -69,7 +69,7 @@ class PrefetchingSegmentInputTest {
     return all.toByteArray();
   }
 
-  private static PrefetchingSegmentInput open(byte[] bytes, DecodeWindow w, Runnable onClose)
+  private static PrefetchingSegmentInput open(byte[] bytes, DecodeWindow w, java.util.function.Consumer<PrefetchingSegmentInput> onClose)
       throws Exception {
     BlockCodec codec = zlib();
     return new PrefetchingSegmentInput(ByteBuffer.wrap(bytes), w, () -> new BlockDecoder(codec),
@@ -88,7 +88,7 @@ class PrefetchingSegmentInputTest {
     System.arraycopy(c, 0, expected, a.length + b.length, c.length);
     AtomicBoolean returned = new AtomicBoolean();
     try (DecodeWindow w = DecodeWindow.allocate(kind, 3, BLOCK, dir)) {
-      PrefetchingSegmentInput in = open(segments(a, b, c), w, () -> returned.set(true));
+      PrefetchingSegmentInput in = open(segments(a, b, c), w, x -> returned.set(true));
       assertEquals(11 + 1 + 4, in.blockCount());
       assertArrayEquals(expected, in.readAllBytes());
       in.close();
@@ -107,7 +107,7 @@ class PrefetchingSegmentInputTest {
   void theDecompressorNeverRunsMoreThanTheWindowAhead(@TempDir Path dir) throws Exception {
     byte[] big = data(300 * BLOCK, 4);
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 4, BLOCK, dir);
-        PrefetchingSegmentInput in = open(segments(big), w, () -> { })) {
+        PrefetchingSegmentInput in = open(segments(big), w, x -> { })) {
       assertEquals(4L * BLOCK, w.bytes(), "memory is the window, not the segment");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (in.blocksReady() < 4 && System.nanoTime() < deadline) {
@@ -129,7 +129,7 @@ class PrefetchingSegmentInputTest {
     SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg));
     seg[(int) idx.offset(5) + 30] ^= 0x10; // inside block 5's payload
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 3, BLOCK, dir);
-        PrefetchingSegmentInput in = open(seg, w, () -> { })) {
+        PrefetchingSegmentInput in = open(seg, w, x -> { })) {
       byte[] good = new byte[5 * BLOCK];
       assertEquals(5 * BLOCK, in.readNBytes(good, 0, good.length));
       assertArrayEquals(Arrays.copyOf(raw, 5 * BLOCK), good);
@@ -143,7 +143,7 @@ class PrefetchingSegmentInputTest {
     byte[] seg = segments(data(3 * BLOCK, 6));
     seg[seg.length - 20] ^= 1; // in the footer
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
-      assertThrows(CorruptBlockException.class, () -> open(seg, w, () -> { }));
+      assertThrows(CorruptBlockException.class, () -> open(seg, w, x -> { }));
     }
   }
 
@@ -153,7 +153,7 @@ class PrefetchingSegmentInputTest {
     byte[] seg = segments(data(100 * BLOCK, 7));
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
       CountDownLatch returned = new CountDownLatch(1);
-      PrefetchingSegmentInput in = open(seg, w, returned::countDown);
+      PrefetchingSegmentInput in = open(seg, w, x -> returned.countDown());
       in.read(); // the producer is now blocked on the full window
       long t0 = System.nanoTime();
       in.close();
@@ -177,7 +177,7 @@ class PrefetchingSegmentInputTest {
           Thread.currentThread().interrupt();
         }
         return new BlockDecoder(codec);
-      }, POOL, () -> { });
+      }, POOL, x -> { });
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       Thread reader = new Thread(() -> {
         try {

@@ -73,6 +73,36 @@ private[spark] object KaeShuffleConf {
     .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
     .createWithDefaultString("4k")
 
+  val READER_PREFETCH: ConfigEntry[Boolean] = entry("reader.prefetch")
+    .doc("Decompress blocks ahead of the deserializer on a background thread, after reading " +
+      "each segment's index. Applies to this executor's own blocks (memory-mapped) and to " +
+      "fetched ranges up to reader.maxInMemoryFetch; others are decoded as they stream in.")
+    .booleanConf
+    .createWithDefault(true)
+
+  val READER_WINDOW_SIZE: ConfigEntry[Long] = entry("reader.windowSize")
+    .doc("Decoded bytes that may wait for the deserializer, per open stream (at least two " +
+      "blocks), counted as the task's execution memory. When the task cannot get it, the " +
+      "stream is decoded without prefetching.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v >= 32 * 1024 && v <= (1L << 30), "Use 32k to 1g.")
+    .createWithDefaultString("2m")
+
+  val READER_WINDOW_KIND: ConfigEntry[String] = entry("reader.window")
+    .doc("Where decoded blocks wait: `direct` (off-heap buffers) or `mapped` (a memory-mapped " +
+      "file in the executor's local dirs). Both are released explicitly when the task ends.")
+    .stringConf
+    .transform(_.toLowerCase(Locale.ROOT))
+    .checkValues(Set("direct", "mapped"))
+    .createWithDefault("direct")
+
+  val READER_MAX_IN_MEMORY_FETCH: ConfigEntry[Long] = entry("reader.maxInMemoryFetch")
+    .doc("Largest fetched range (one segment, or several for a batch fetch) read whole into " +
+      "memory to be decompressed ahead; larger ones are decoded as they stream in.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v >= 0 && v <= Int.MaxValue, "Use 0 to 2g.")
+    .createWithDefaultString("64m")
+
   val KAEZIP_LIBRARY: ConfigEntry[String] = entry("kaezip.libraryPath")
     .doc("Path of KAEzip's zlib-compatible library, opened with dlopen(RTLD_LOCAL) only on " +
       "aarch64 hosts whose /proc/cpuinfo shows a HiSilicon CPU (implementer 0x48) and that have " +

@@ -1,5 +1,6 @@
 package org.apache.spark.shuffle.kae
 
+import java.util.Locale
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 
@@ -7,7 +8,7 @@ import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
 import io.github.kaeshuffle.format.BlockStats
-import io.github.kaeshuffle.reader.ReaderSettings
+import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
@@ -63,7 +64,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
   private lazy val writerSettings = new WriterSettings(codec, settings.blockSize,
     settings.writerMaxMemory, settings.writerInitialBuffer)
-  private lazy val readerSettings = new ReaderSettings(codec)
+  private lazy val readerSettings = new ReaderSettings(codec, settings.prefetch,
+    settings.windowSize, settings.windowKind, settings.blockSize, settings.maxInMemoryFetch)
 
   private val listenerAdded = new AtomicBoolean(false)
 
@@ -130,7 +132,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       val blocks = SparkEnv.get.mapOutputTracker.getMapSizesByExecutorId(
         h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
       new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings,
-        stats => if (h.metrics != null) h.metrics.addRead(stats),
+        (stats, waitNanos) => if (h.metrics != null) h.metrics.addRead(stats, waitNanos),
         SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context))
     case other =>
       sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,
@@ -162,6 +164,10 @@ private[spark] object KaeShuffleManager {
       blockSize: Int,
       writerMaxMemory: Long,
       writerInitialBuffer: Int,
+      prefetch: Boolean,
+      windowSize: Long,
+      windowKind: DecodeWindow.Kind,
+      maxInMemoryFetch: Long,
       stageSummary: Boolean)
 
   def readSettings(conf: SparkConf): Settings = {
@@ -189,7 +195,9 @@ private[spark] object KaeShuffleManager {
         s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
     }
     Settings(conf.get(ENABLED), options, blockSize, conf.get(WRITER_MAX_MEMORY),
-      initialBuffer.toInt, conf.get(STAGE_SUMMARY))
+      initialBuffer.toInt, conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
+      DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
+      conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY))
   }
 
   /** Spark's own rule for its serialized shuffle: records movable as bytes, nothing to combine. */

@@ -24,7 +24,8 @@ private[spark] class KaeShuffleMetrics private (
     val writeStoredRawBlocks: LongAccumulator,
     val readRawBytes: LongAccumulator,
     val readCodecCalls: LongAccumulator,
-    val readCodecNanos: LongAccumulator) extends Serializable {
+    val readCodecNanos: LongAccumulator,
+    val readWaitNanos: LongAccumulator) extends Serializable {
 
   def addWrite(s: BlockStats): Unit = {
     writeRawBytes.add(s.rawBytes())
@@ -34,10 +35,12 @@ private[spark] class KaeShuffleMetrics private (
     writeStoredRawBlocks.add(s.storedRawBlocks())
   }
 
-  def addRead(s: BlockStats): Unit = {
+  /** @param waitNanos time the deserializer waited for blocks decompressed ahead */
+  def addRead(s: BlockStats, waitNanos: Long): Unit = {
     readRawBytes.add(s.rawBytes())
     readCodecCalls.add(s.codecCalls())
     readCodecNanos.add(s.codecNanos())
+    readWaitNanos.add(waitNanos)
   }
 }
 
@@ -51,12 +54,13 @@ private[spark] object KaeShuffleMetrics {
   val ReadRawBytes = Prefix + "read.rawBytes"
   val ReadCodecCalls = Prefix + "read.codecCalls"
   val ReadCodecNanos = Prefix + "read.codecNanos"
+  val ReadWaitNanos = Prefix + "read.waitNanos"
 
   def register(sc: SparkContext): KaeShuffleMetrics = {
     def acc(name: String) = sc.longAccumulator(name)
     new KaeShuffleMetrics(acc(WriteRawBytes), acc(WriteStoredBytes), acc(WriteCodecCalls),
       acc(WriteCodecNanos), acc(WriteStoredRawBlocks), acc(ReadRawBytes), acc(ReadCodecCalls),
-      acc(ReadCodecNanos))
+      acc(ReadCodecNanos), acc(ReadWaitNanos))
   }
 }
 
@@ -115,7 +119,8 @@ private[spark] object KaeStageSummaryListener {
       if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
         Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
           s" (${perCall(t(ReadRawBytes), t(ReadCodecCalls))} per call)," +
-          s" codec ${millis(t(ReadCodecNanos))}")
+          s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
+          s" ${millis(t(ReadWaitNanos))}")
       } else None).flatten
     if (parts.isEmpty) None
     else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +

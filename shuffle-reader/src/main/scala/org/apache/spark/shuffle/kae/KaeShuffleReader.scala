@@ -1,11 +1,21 @@
 package org.apache.spark.shuffle.kae
 
-import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, SegmentStreamDecoder}
-import io.github.kaeshuffle.reader.ReaderSettings
+import java.io.{FilterInputStream, InputStream, IOException}
+import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
+import java.nio.file.StandardOpenOption
+import java.util.concurrent.{ExecutorService, Executors, ThreadFactory}
+import java.util.concurrent.atomic.AtomicInteger
+
+import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, SegmentInputStream,
+  SegmentStreamDecoder}
+import io.github.kaeshuffle.reader.{DecodeWindow, PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.{Aggregator, InterruptibleIterator, ShuffleDependency, SparkEnv,
   TaskContext}
 import org.apache.spark.internal.{config, Logging}
+import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
+import org.apache.spark.network.buffer.FileSegmentManagedBuffer
 import org.apache.spark.shuffle.{ShuffleReader, ShuffleReadMetricsReporter}
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId,
   ShuffleBlockFetcherIterator}
@@ -23,7 +33,14 @@ import org.apache.spark.util.collection.ExternalSorter
  * remote block once first, as it does for Spark's own codecs). Aggregation and ordering are done
  * as Spark's reader does them.
  *
- * @param onStats receives the decoding statistics when the task completes
+ * With `spark.shuffle.kae.reader.prefetch` (the default) a stream whose bytes can be had whole is
+ * read index-first and decompressed ahead of the deserializer ([[PrefetchingSegmentInput]]):
+ * blocks of this executor are memory-mapped from their file (the fetcher's own stream is left
+ * unread), fetched blocks up to `maxInMemoryRemote` are read into memory; the decoded blocks wait
+ * in a bounded window of execution memory. Anything else is decoded as it streams in.
+ *
+ * @param onStats receives the decoding statistics (and the wait for the decompressor) when the
+ *     task completes
  */
 private[spark] class KaeShuffleReader[K, C](
     dep: ShuffleDependency[K, _, C],
@@ -31,7 +48,7 @@ private[spark] class KaeShuffleReader[K, C](
     context: TaskContext,
     readMetrics: ShuffleReadMetricsReporter,
     settings: ReaderSettings,
-    onStats: BlockStats => Unit,
+    onStats: (BlockStats, Long) => Unit,
     shouldBatchFetch: Boolean,
     blockManager: BlockManager = SparkEnv.get.blockManager)
   extends ShuffleReader[K, C] with Logging {
@@ -48,19 +65,33 @@ private[spark] class KaeShuffleReader[K, C](
 
   override def read(): Iterator[Product2[K, C]] = {
     val conf = SparkEnv.get.conf
-    // One decoder per task, used by one stream at a time (the fetcher hands them out in turn).
+    val blocks = blocksByAddress.toSeq
+    val localExecutor = blockManager.blockManagerId.executorId
+    val blockInfo: Map[BlockId, (Boolean, Long)] = blocks.flatMap { case (address, ids) =>
+      ids.map { case (id, size, _) => id -> (address.executorId == localExecutor, size) }
+    }.toMap
+    // One streaming decoder per task, used by one stream at a time (the fetcher hands them out in
+    // turn); prefetching streams make their own on the decompressor thread.
     val decoder = new BlockDecoder(settings.decoderCodec)
+    val ahead = new Prefetch(context.taskMemoryManager())
     context.addTaskCompletionListener[Unit] { _ =>
       decoder.close()
-      onStats(decoder.stats())
+      ahead.close()
+      val stats = decoder.stats()
+      stats.add(ahead.stats)
+      onStats(stats, ahead.waitNanos)
+    }
+    def wrap(blockId: BlockId, in: InputStream): InputStream = {
+      val opened = if (settings.prefetch) ahead.open(blockId, in, blockInfo.get(blockId)) else None
+      opened.getOrElse(new SegmentStreamDecoder(in, decoder))
     }
     val streams = new ShuffleBlockFetcherIterator(
       context,
       blockManager.blockStoreClient,
       blockManager,
       SparkEnv.get.mapOutputTracker,
-      blocksByAddress,
-      (_, in) => new SegmentStreamDecoder(in, decoder),
+      blocks.iterator,
+      wrap,
       conf.get(config.REDUCER_MAX_SIZE_IN_FLIGHT) * 1024 * 1024,
       conf.get(config.REDUCER_MAX_REQS_IN_FLIGHT),
       conf.get(config.REDUCER_MAX_BLOCKS_IN_FLIGHT_PER_ADDRESS),
@@ -119,4 +150,123 @@ private[spark] class KaeShuffleReader[K, C](
       case _ => new InterruptibleIterator[Product2[K, C]](context, result)
     }
   }
+
+  /**
+   * The task's decompress-ahead state: one window of execution memory, reused by its streams in
+   * turn (a second one only if two streams are open at once), freed when the task ends.
+   */
+  private class Prefetch(tmm: TaskMemoryManager)
+      extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) {
+    private var idle: List[DecodeWindow] = Nil
+    private var all: List[DecodeWindow] = Nil
+    val stats = new BlockStats
+    var waitNanos = 0L
+
+    override def spill(size: Long, trigger: MemoryConsumer): Long = 0L // windows are in use
+
+    /** A prefetching stream over the block's bytes, when they can be had whole; else None. */
+    def open(blockId: BlockId, in: InputStream, info: Option[(Boolean, Long)])
+        : Option[InputStream] = {
+      // The size is the map status's estimate (Spark stores sizes rounded): only used to choose
+      // between memory and streaming. A truncated range fails the segment checks.
+      val (local, size) = info.getOrElse((false, Long.MaxValue))
+      val data: Option[(ByteBuffer, () => Unit)] =
+        if (local) mapLocal(blockId)
+        else if (size <= settings.maxInMemoryRemote) Some((ByteBuffer.wrap(in.readAllBytes()),
+          () => ()))
+        else None
+      data.flatMap { case (bytes, release) =>
+        window() match {
+          case Some(w) =>
+            try {
+              Some(new PrefetchingSegmentInput(bytes, w,
+                () => new BlockDecoder(settings.decoderCodec), KaeShuffleReader.decompressors,
+                (done: PrefetchingSegmentInput) => {
+                  stats.add(done.decodeStats())
+                  waitNanos += done.waitNanos()
+                  release()
+                  in.close()
+                  idle = w :: idle
+                }))
+            } catch {
+              case _: IllegalArgumentException =>
+                // A block larger than the window's slots (written with a larger block size):
+                // decode these bytes without prefetching.
+                idle = w :: idle
+                val whole = new BlockDecoder(settings.decoderCodec)
+                Some(new FilterInputStream(new SegmentInputStream(bytes, whole)) {
+                  override def close(): Unit = try super.close() finally {
+                    stats.add(whole.stats())
+                    whole.close()
+                    release()
+                    in.close()
+                  }
+                })
+              case e: Exception =>
+                idle = w :: idle
+                release()
+                throw e
+            }
+          case None =>
+            release()
+            None
+        }
+      }
+    }
+
+    /** A window from the pool, or a new one if execution memory allows; None when it does not. */
+    private def window(): Option[DecodeWindow] = idle match {
+      case w :: rest =>
+        idle = rest
+        Some(w)
+      case Nil =>
+        val slots = settings.slots(settings.slotSize)
+        val bytes = slots.toLong * settings.slotSize
+        val granted = acquireMemory(bytes)
+        if (granted < bytes) {
+          freeMemory(granted)
+          None
+        } else {
+          val dir = SparkEnv.get.blockManager.diskBlockManager.localDirs.head.toPath
+          val w = DecodeWindow.allocate(settings.windowKind, slots, settings.slotSize, dir)
+          all = w :: all
+          Some(w)
+        }
+    }
+
+    /** Maps this executor's file segment of the block; None for ranges over 2 GiB. */
+    private def mapLocal(blockId: BlockId): Option[(ByteBuffer, () => Unit)] =
+      blockManager.getLocalBlockData(blockId) match {
+        case f: FileSegmentManagedBuffer if f.getLength <= Int.MaxValue =>
+          val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
+          try {
+            val m = ch.map(FileChannel.MapMode.READ_ONLY, f.getOffset, f.getLength)
+            Some((m, () => DecodeWindow.free(m)))
+          } finally ch.close()
+        case _ => None
+      }
+
+    def close(): Unit = {
+      all.foreach { w =>
+        try w.close() catch {
+          case e: IOException => logWarning("Could not release a decode window", e)
+        }
+        freeMemory(w.bytes())
+      }
+      all = Nil
+      idle = Nil
+    }
+  }
+}
+
+private[spark] object KaeShuffleReader {
+  /** Executor-wide daemon threads that decompress ahead, one per open prefetching stream. */
+  lazy val decompressors: ExecutorService = Executors.newCachedThreadPool(new ThreadFactory {
+    private val n = new AtomicInteger
+    override def newThread(r: Runnable): Thread = {
+      val t = new Thread(r, s"kae-shuffle-decompress-${n.incrementAndGet()}")
+      t.setDaemon(true)
+      t
+    }
+  })
 }
