@@ -1,0 +1,91 @@
+package io.github.kaeshuffle.it
+
+import java.io.{File, RandomAccessFile}
+import java.nio.file.Files
+import java.util.concurrent.atomic.AtomicInteger
+
+import scala.jdk.CollectionConverters._
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.{FetchFailed, HashPartitioner, SparkContext, SparkException}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
+/**
+ * Bytes flipped in a committed `.data` file between two jobs: the second job's read detects it,
+ * fails the fetch, Spark re-runs the map stage, and the result is still exactly right - with
+ * blocks decompressed ahead (mapped, in memory) and as they stream in.
+ */
+class CorruptionRecoverySuite extends AnyFunSuite {
+  private def data(sc: SparkContext): RDD[(Int, String)] =
+    sc.parallelize(1 to 60000, 4).map(i => (i % 1000, s"value-$i"))
+      .partitionBy(new HashPartitioner(4))
+
+  private def answer(rdd: RDD[(Int, String)]): Seq[(Int, Long)] =
+    rdd.mapValues(_.length.toLong).reduceByKey(_ + _).collect().sorted.toSeq
+
+  private lazy val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { s =>
+    answer(data(s.sparkContext))
+  }
+
+  /** Flips bytes in the middle of every map output of shuffle 0. */
+  private def corruptShuffleFiles(sc: SparkContext): Int = {
+    val root = new File(sc.getConf.get("spark.local.dir")).toPath
+    val files = Files.walk(root).iterator().asScala
+      .filter(_.getFileName.toString.matches("shuffle_0_\\d+_0\\.data")).toSeq
+    for (f <- files) {
+      val raf = new RandomAccessFile(f.toFile, "rw")
+      try {
+        val at = raf.length() / 2
+        raf.seek(at)
+        val b = raf.read()
+        raf.seek(at)
+        raf.write(b ^ 0x5a)
+      } finally raf.close()
+    }
+    files.size
+  }
+
+  for (prefetch <- Seq(true, false)) {
+    test(s"a corrupted .data file is detected and the map stage re-run (prefetch $prefetch)") {
+      val exp = expected
+      val conf = Sessions.conf(Some("auto"), Sessions.Kryo)
+        .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        val fetchFailures = new AtomicInteger
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
+            case _: FetchFailed => fetchFailures.incrementAndGet()
+            case _ =>
+          }
+        })
+        val rdd = data(sc)
+        rdd.count() // writes and commits the map outputs of shuffle 0
+        assert(corruptShuffleFiles(sc) == 4)
+        assert(answer(rdd) == exp) // reads the corrupted outputs first
+        KaeSparkAccess.drainListeners(sc)
+        assert(fetchFailures.get > 0, "the corruption was not reported as a fetch failure")
+      }
+    }
+  }
+
+  test("a reduce task that fails mid-read leaks no window memory") {
+    val conf = Sessions.conf(Some("auto"), Sessions.Kryo).set("spark.task.maxFailures", "1")
+    Sessions.withSession(conf) { spark =>
+      val rdd = data(spark.sparkContext)
+      val e = intercept[SparkException] {
+        rdd.mapPartitions { it =>
+          it.take(100).foreach(identity)
+          throw new IllegalStateException("boom")
+        }.count()
+      }
+      // A leak would be reported instead of our exception (spark.unsafe.exceptionOnMemoryLeak).
+      assert(e.getMessage.contains("boom"), e.getMessage)
+      assert(!e.getMessage.contains("memory leak"), e.getMessage)
+      assert(answer(rdd).nonEmpty, "the context still works")
+    }
+  }
+}
