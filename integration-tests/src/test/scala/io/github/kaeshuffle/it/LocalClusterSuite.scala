@@ -10,38 +10,44 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
  * KAE Shuffle across separate executor JVMs (local-cluster: 2 workers, 1 core and 1 GiB each):
- * executors load the manager from the class path, fetch each other's blocks over Netty, and every
- * workload gives Spark's result.
+ * executors load the manager from the class path, fetch each other's blocks over Netty, and the
+ * workloads give Spark's results - every workload with `auto`, three with every other codec.
  */
 class LocalClusterSuite extends AnyFunSuite {
   private val Master = "local-cluster[2,1,1024]"
-  private val Workloads_ = Seq("sort", "wordcount", "lda-edges", "sql-join", "groupby-skew",
+  private val All = Seq("sort", "wordcount", "lda-edges", "sql-join", "groupby-skew",
     "groupby-skew-sql", "incompressible")
+  private val Few = Seq("sort", "lda-edges", "groupby-skew-sql")
 
-  test("workloads in local-cluster with remote fetches give Spark's results") {
-    val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
-      Workloads_.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
-    }
-    val remoteBytes = new AtomicLong
-    val actual = Sessions.withTestingMode {
-      Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo, Master)
-          .set("spark.executor.memory", "512m")) { spark =>
-        val sc = spark.sparkContext
-        sc.addSparkListener(new SparkListener {
-          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
-            remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
-          }
-        })
-        assert(KaeSparkAccess.usesKaeShuffle(sc))
-        val result = Workloads_.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4))
-          .toMap
-        KaeSparkAccess.drainListeners(sc)
-        result
+  private lazy val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
+    All.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
+  }
+
+  for (codec <- Sessions.Codecs) {
+    val workloads = if (codec == "auto") All else Few
+    test(s"codec $codec in local-cluster with remote fetches: ${workloads.mkString(", ")}") {
+      val exp = expected
+      val remoteBytes = new AtomicLong
+      val actual = Sessions.withTestingMode {
+        Sessions.withSession(Sessions.conf(Some(codec), Sessions.Kryo, Master)
+            .set("spark.executor.memory", "512m")) { spark =>
+          val sc = spark.sparkContext
+          sc.addSparkListener(new SparkListener {
+            override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
+              remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
+            }
+          })
+          assert(KaeSparkAccess.usesKaeShuffle(sc))
+          val result = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4))
+            .toMap
+          KaeSparkAccess.drainListeners(sc)
+          result
+        }
       }
+      for (w <- workloads) {
+        assert(actual(w).sameAs(exp(w)), s"$w: KAE ${actual(w)} vs Spark ${exp(w)}")
+      }
+      assert(remoteBytes.get > 0, "no block was fetched from another executor")
     }
-    for (w <- Workloads_) {
-      assert(actual(w).sameAs(expected(w)), s"$w: KAE ${actual(w)} vs Spark ${expected(w)}")
-    }
-    assert(remoteBytes.get > 0, "no block was fetched from another executor")
   }
 }
