@@ -2,7 +2,6 @@ package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.CodecException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -11,7 +10,7 @@ import java.util.List;
  * decoded whole (one codec call) into a reused buffer and served from there. The segments are
  * split and their indexes checked up front, so a bad index fails before any byte is returned.
  */
-public final class SegmentInputStream extends InputStream {
+public final class SegmentInputStream extends BlockSourceInputStream {
   private final BlockDecoder decoder;
   private final List<ByteBuffer> segments;
   private ByteBuffer block = ByteBuffer.allocate(0);
@@ -24,8 +23,9 @@ public final class SegmentInputStream extends InputStream {
     this.segments = Segments.split(data);
   }
 
-  private boolean fill() throws IOException {
-    while (!block.hasRemaining()) {
+  @Override
+  protected ByteBuffer nextBlock() throws IOException {
+    while (true) {
       if (index != null && blockInSegment < index.blockCount()) {
         ByteBuffer seg = segments.get(segment - 1);
         int raw = index.rawLength(blockInSegment);
@@ -34,39 +34,14 @@ public final class SegmentInputStream extends InputStream {
         }
         block.clear();
         decoder.decode(seg, (int) index.offset(blockInSegment), raw, block);
-        block.flip();
         blockInSegment++;
+        return block.flip();
       } else if (segment < segments.size()) {
         index = SegmentIndex.parse(segments.get(segment++));
         blockInSegment = 0;
       } else {
-        return false;
+        return null;
       }
     }
-    return true;
-  }
-
-  @Override
-  public int read() throws IOException {
-    return fill() ? block.get() & 0xff : -1;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
-    if (len == 0) {
-      return 0;
-    }
-    if (!fill()) {
-      return -1;
-    }
-    int n = Math.min(len, block.remaining());
-    block.get(b, off, n);
-    return n;
-  }
-
-  @Override
-  public int available() {
-    return block.remaining();
   }
 }

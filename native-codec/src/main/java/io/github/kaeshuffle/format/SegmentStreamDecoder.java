@@ -21,13 +21,12 @@ import java.nio.ByteOrder;
  * even when every frame on its own is intact. The stream may end only at a segment boundary.
  * Memory: one frame and one block, whatever the segment's size.
  */
-public final class SegmentStreamDecoder extends InputStream {
+public final class SegmentStreamDecoder extends BlockSourceInputStream {
   private final InputStream in;
   private final BlockDecoder decoder;
   private ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
   private ByteBuffer block = ByteBuffer.allocate(0);
   private final SegmentIndexBuilder seen = new SegmentIndexBuilder();
-  private boolean eof;
 
   /** {@code decoder} is borrowed: closing this stream closes {@code in}, not the decoder. */
   public SegmentStreamDecoder(InputStream in, BlockDecoder decoder) {
@@ -35,8 +34,13 @@ public final class SegmentStreamDecoder extends InputStream {
     this.decoder = decoder;
   }
 
+  @Override
+  protected ByteBuffer nextBlock() throws IOException {
+    return decodeNext() ? block : null;
+  }
+
   /** Decodes the next frame into the block buffer; false at the clean end of the stream. */
-  private boolean nextBlock() throws IOException {
+  private boolean decodeNext() throws IOException {
     while (true) {
       frame.clear().limit(FRAME_HEADER_LENGTH);
       int got = readUpTo(frame, 8);
@@ -125,41 +129,6 @@ public final class SegmentStreamDecoder extends InputStream {
     ByteBuffer bigger = ByteBuffer.allocate(capacity).order(ByteOrder.LITTLE_ENDIAN);
     bigger.put(b.array(), 0, b.position());
     return bigger;
-  }
-
-  /** Makes sure the block buffer has bytes; false at the end of the stream. */
-  private boolean fill() throws IOException {
-    while (!block.hasRemaining()) {
-      if (eof || !nextBlock()) {
-        eof = true;
-        return false;
-      }
-    }
-    return true;
-  }
-
-  @Override
-  public int read() throws IOException {
-    return fill() ? block.get() & 0xff : -1;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
-    if (len == 0) {
-      return 0;
-    }
-    if (!fill()) {
-      return -1;
-    }
-    int n = Math.min(len, block.remaining());
-    block.get(b, off, n);
-    return n;
-  }
-
-  @Override
-  public int available() {
-    return block.remaining();
   }
 
   @Override

@@ -4,8 +4,8 @@ import io.github.kaeshuffle.format.BlockDecoder;
 import io.github.kaeshuffle.format.BlockStats;
 import io.github.kaeshuffle.format.SegmentIndex;
 import io.github.kaeshuffle.format.Segments;
+import io.github.kaeshuffle.format.BlockSourceInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * served. {@link #close()} stops the background task, waits until it no longer touches the window
  * or the segments, and returns the window to its owner.
  */
-public final class PrefetchingSegmentInput extends InputStream {
+public final class PrefetchingSegmentInput extends BlockSourceInputStream {
   private record Block(ByteBuffer segment, int offset, int rawLength) {}
 
   /** What the producer hands over: a filled slot and its length, the end, or an error. */
@@ -43,7 +43,6 @@ public final class PrefetchingSegmentInput extends InputStream {
   private final Future<?> producer;
   private final BlockStats decodeStats = new BlockStats();
   private final Consumer<PrefetchingSegmentInput> onClose;
-  private ByteBuffer current;
   private int currentSlot = -1;
   private long waitNanos;
   private boolean eof;
@@ -105,71 +104,44 @@ public final class PrefetchingSegmentInput extends InputStream {
     }
   }
 
-  private boolean fill() throws IOException {
-    while (current == null || !current.hasRemaining()) {
-      if (failure != null) {
-        throw failure;
-      }
-      if (eof) {
-        return false;
-      }
-      if (closed) {
-        throw new IOException("Stream closed");
-      }
-      if (currentSlot >= 0) {
-        free.add(currentSlot);
-        currentSlot = -1;
-        current = null;
-      }
-      Filled f = filled.poll();
-      if (f == null) {
-        long t0 = System.nanoTime();
-        try {
-          f = filled.take();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("Interrupted while waiting for a decoded block");
-        }
-        waitNanos += System.nanoTime() - t0;
-      }
-      if (f.error() != null) {
-        failure = f.error() instanceof IOException io
-            ? io
-            : new IOException("Decompressing ahead failed: " + f.error(), f.error());
-        throw failure;
-      }
-      if (f.end()) {
-        eof = true;
-        return false;
-      }
-      currentSlot = f.slot();
-      current = window.slot(currentSlot).limit(f.length());
-    }
-    return true;
-  }
-
   @Override
-  public int read() throws IOException {
-    return fill() ? current.get() & 0xff : -1;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
-    if (len == 0) {
-      return 0;
+  protected ByteBuffer nextBlock() throws IOException {
+    if (failure != null) {
+      throw failure;
     }
-    if (!fill()) {
-      return -1;
+    if (closed) {
+      throw new IOException("Stream closed");
     }
-    int n = Math.min(len, current.remaining());
-    current.get(b, off, n);
-    return n;
-  }
-
-  @Override
-  public int available() {
-    return current == null ? 0 : current.remaining();
+    if (eof) {
+      return null;
+    }
+    if (currentSlot >= 0) {
+      free.add(currentSlot);
+      currentSlot = -1;
+    }
+    Filled f = filled.poll();
+    if (f == null) {
+      long t0 = System.nanoTime();
+      try {
+        f = filled.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("Interrupted while waiting for a decoded block");
+      }
+      waitNanos += System.nanoTime() - t0;
+    }
+    if (f.error() != null) {
+      failure = f.error() instanceof IOException io
+          ? io
+          : new IOException("Decompressing ahead failed: " + f.error(), f.error());
+      throw failure;
+    }
+    if (f.end()) {
+      eof = true;
+      return null;
+    }
+    currentSlot = f.slot();
+    return window.slot(currentSlot).limit(f.length());
   }
 
   /** Nanoseconds the reader waited for the decompressor. */
@@ -207,7 +179,8 @@ public final class PrefetchingSegmentInput extends InputStream {
       awaitUninterruptibly();
       Thread.currentThread().interrupt();
     } finally {
-      current = null;
+      // The window's memory may be freed after this: no read may touch it again.
+      dropCurrent();
       onClose.accept(this);
     }
   }

@@ -1,0 +1,66 @@
+package io.github.kaeshuffle.format;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * An InputStream served from a sequence of decoded blocks: subclasses hand out the next block's
+ * bytes, this class serves reads from them. The readers of this package and of the shuffle reader
+ * differ only in where the next block comes from.
+ */
+public abstract class BlockSourceInputStream extends InputStream {
+  private ByteBuffer current;
+  private boolean eof;
+
+  /**
+   * The next block's bytes (position to limit), or null at the end. Called only when the previous
+   * block is used up; the previous block's buffer may be reused from then on.
+   */
+  protected abstract ByteBuffer nextBlock() throws IOException;
+
+  /** Forgets the current block, e.g. before its memory is released; later reads go on from
+   *  {@link #nextBlock()}. */
+  protected final void dropCurrent() {
+    current = null;
+  }
+
+  private boolean fill() throws IOException {
+    while (current == null || !current.hasRemaining()) {
+      if (eof) {
+        return false;
+      }
+      current = nextBlock();
+      if (current == null) {
+        eof = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public final int read() throws IOException {
+    return fill() ? current.get() & 0xff : -1;
+  }
+
+  @Override
+  public final int read(byte[] b, int off, int len) throws IOException {
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(len, current.remaining());
+    current.get(b, off, n);
+    return n;
+  }
+
+  @Override
+  public int available() {
+    return current == null ? 0 : current.remaining();
+  }
+}
