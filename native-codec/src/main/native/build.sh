@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Builds libkaeshuffle for this machine; called by Maven (native-codec/pom.xml), also runnable by hand:
-#   bash build.sh <java_home> <jni_header_dir> <classes_dir> <version>
-# Puts the library at <classes_dir>/<os>/<arch>/libkaeshuffle-<version>.so, the resource path the
-# Java loader (NativeLoader) looks up, with the same os/arch names.
+# Builds libkaeshuffle for this machine's architecture and cross-builds it for the other one
+# (x86_64 <-> aarch64), so the one jar serves both; called by Maven (native-codec/pom.xml):
+#   bash build.sh <java_home> <jni_header_dir> <classes_dir> <version> [cross: true|false]
+# Puts each library at <classes_dir>/linux/<arch>/libkaeshuffle-<version>.so, the resource path
+# the Java loader (NativeLoader) looks up, with the same arch names.
 set -euo pipefail
-java_home=$1 headers=$2 classes=$3 version=$4
+java_home=$1 headers=$2 classes=$3 version=$4 cross=${5:-true}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=toolchain.sh
+source "$here/toolchain.sh"
 
 fail() { echo "[kae-native] ERROR: $*" >&2; exit 1; }
 
-case "$(uname -s)" in
-  Linux) os=linux ;;
-  *) fail "only Linux is supported for the native library (found $(uname -s))" ;;
-esac
+[ "$(uname -s)" = Linux ] || fail "only Linux is supported for the native library (found $(uname -s))"
 case "$(uname -m)" in
-  x86_64|amd64) arch=x86_64 ;;
-  aarch64|arm64) arch=aarch64 ;;
-  *) arch=$(uname -m) ;;
+  x86_64|amd64) host=x86_64 other=aarch64 ;;
+  aarch64|arm64) host=aarch64 other=x86_64 ;;
+  *) host=$(uname -m) other= ;;
 esac
 
 CC=${CC:-gcc}
@@ -28,13 +28,29 @@ echo '#include <zlib.h>' | "$CC" -E -x c - >/dev/null 2>&1 \
 [ -f "$headers/io_github_kaeshuffle_codec_NativeLib.h" ] \
   || fail "JNI header missing in $headers: compile the Java sources first (mvn compile)"
 
-out="$classes/$os/$arch"
-mkdir -p "$out"
-lib="$out/libkaeshuffle-$version.so"
-"$CC" -std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -fvisibility=hidden -fstack-protector-strong \
-  -D_FORTIFY_SOURCE=2 -Wall -Wextra -Werror \
-  -I"$java_home/include" -I"$java_home/include/$os" -I"$headers" -I"$here" \
-  -Wl,--version-script="$here/exports.map" -Wl,-z,relro,-z,now,-z,noexecstack \
-  -o "$lib" "$here"/kae_jni.c "$here"/zlib_backend.c "$here"/libdeflate_backend.c \
-  "$here"/kae_error_text.c -lz -ldl
-echo "[kae-native] built $lib"
+# build <arch> <compiler> [extra linker dir]: jni_md.h is the same for every 64-bit Linux.
+build() {
+  local arch=$1 cc=$2 libdir=${3:-}
+  local out="$classes/linux/$arch"
+  mkdir -p "$out"
+  local lib="$out/libkaeshuffle-$version.so"
+  "$cc" -std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -fvisibility=hidden -fstack-protector-strong \
+    -D_FORTIFY_SOURCE=2 -Wall -Wextra -Werror \
+    -I"$java_home/include" -I"$java_home/include/linux" -I"$headers" -I"$here" \
+    ${libdir:+-L"$libdir"} \
+    -Wl,--version-script="$here/exports.map" -Wl,-z,relro,-z,now,-z,noexecstack \
+    -o "$lib" "$here"/kae_jni.c "$here"/zlib_backend.c "$here"/libdeflate_backend.c \
+    "$here"/kae_error_text.c -lz -ldl
+  echo "[kae-native] built $lib"
+}
+
+build "$host" "$CC"
+if [ "$cross" = true ] && [ -n "$other" ]; then
+  ensure_cross_tools "$other" || exit 1
+  build "$other" "$CROSS_CC" "$CROSS_LIBDIR"
+  machine=$(od -An -tu2 -j18 -N2 "$classes/linux/$other/libkaeshuffle-$version.so" | tr -d ' ')
+  case "$other:$machine" in
+    aarch64:183|x86_64:62) ;;
+    *) fail "the $other library has ELF machine $machine" ;;
+  esac
+fi

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Builds the native libraries the codec tests load (called by Maven before the tests run):
-#   bash build-test-libs.sh <out_dir>
+# Builds the native programs and libraries the codec tests use (called by Maven before the tests):
+#   bash build-test-libs.sh <out_dir> [cross: true|false]
+# For the other architecture (x86_64 <-> aarch64) it also builds the C self-test and the load
+# check, run under qemu-user by NativeSelfTest; the tools are installed when missing.
 set -euo pipefail
-out=$1
+out=$1 cross=${2:-true}
 here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../../main/native" && pwd)
+# shellcheck source=../../main/native/toolchain.sh
+source "$src/toolchain.sh"
 CC=${CC:-gcc}
 mkdir -p "$out"
 flags=(-std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -Wall -Wextra -Werror)
@@ -11,4 +16,22 @@ flags=(-std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -Wall -Wextra -Werror)
 "$CC" "${flags[@]}" -DFAIL_INIT -o "$out/libzfailinit.so" "$here/zlib_standin.c" -ldl
 "$CC" "${flags[@]}" -o "$out/libnotzlib.so" "$here/not_zlib.c"
 "$CC" "${flags[@]}" -o "$out/libabortonload.so" "$here/abort_on_load.c"
-echo "[kae-native] built test libraries in $out"
+
+programs() { # <arch> <compiler> [libdir]
+  local arch=$1 cc=$2 libdir=${3:-}
+  "$cc" -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src" ${libdir:+-L"$libdir"} \
+    -o "$out/codec_selftest-$arch" "$here/codec_selftest.c" "$src/zlib_backend.c" \
+    "$src/libdeflate_backend.c" "$src/kae_error_text.c" -lz -ldl
+  "$cc" -std=c11 -O2 -Wall -Wextra -o "$out/load_check-$arch" "$here/load_check.c" -ldl
+}
+case "$(uname -m)" in
+  x86_64|amd64) host=x86_64 other=aarch64 ;;
+  aarch64|arm64) host=aarch64 other=x86_64 ;;
+  *) host=$(uname -m) other= ;;
+esac
+programs "$host" "$CC"
+if [ "$cross" = true ] && [ -n "$other" ]; then
+  ensure_cross_tools "$other" with-qemu || exit 1
+  programs "$other" "$CROSS_CC" "$CROSS_LIBDIR"
+fi
+echo "[kae-native] built test libraries and programs in $out"

@@ -1,0 +1,82 @@
+package io.github.kaeshuffle.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The C-level tests (codec_selftest.c, load_check.c) for every architecture the jar ships: on
+ * this machine's architecture natively, on the other under qemu-user, against the library built
+ * for that architecture. Built by build-test-libs.sh.
+ */
+class NativeSelfTest {
+  private static final Pattern RESULT = Pattern.compile("(\\d+) passed, (\\d+) failed");
+
+  private static boolean crossEnabled() {
+    return !"false".equals(System.getProperty("kaeshuffle.test.cross"));
+  }
+
+  private static List<String> command(String arch, String... program) {
+    List<String> cmd = new ArrayList<>();
+    if (!arch.equals(NativeLoader.arch(System.getProperty("os.arch")))) {
+      cmd.add("qemu-" + arch);
+    }
+    cmd.addAll(List.of(program));
+    return cmd;
+  }
+
+  private static String run(String arch, String... program) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command(arch, program)).redirectErrorStream(true);
+    // Under qemu, the other architecture's loader and libraries come from its multiarch dirs.
+    pb.environment().put("QEMU_LD_PREFIX", "/usr/" + arch + "-linux-gnu");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(5, TimeUnit.MINUTES), "timed out: " + out);
+    assertEquals(0, p.exitValue(), out);
+    Matcher m = RESULT.matcher(out);
+    assertTrue(m.find(), out);
+    assertEquals("0", m.group(2), out);
+    assertTrue(Integer.parseInt(m.group(1)) > 0, out);
+    return out;
+  }
+
+  private static Path library(String arch) {
+    return Path.of(System.getProperty("kaeshuffle.test.libDir", "target/classes/linux"), arch,
+        "libkaeshuffle-" + System.getProperty("kaeshuffle.test.version") + ".so");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"x86_64", "aarch64"})
+  void codecSelfTestPassesOnEachArchitecture(String arch) throws Exception {
+    boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
+    assumeTrue(host || crossEnabled(),
+        "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
+    Path selftest = TestCodecs.nativeTestDir().resolve("codec_selftest-" + arch);
+    assertTrue(Files.isExecutable(selftest), selftest + " was not built");
+    String out = run(arch, selftest.toString());
+    assertTrue(out.contains("(" + arch + ")"), out);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"x86_64", "aarch64"})
+  void theShippedLibraryLoadsAndExportsOnlyJniOnEachArchitecture(String arch) throws Exception {
+    boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
+    assumeTrue(host || crossEnabled(),
+        "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
+    Path lib = library(arch);
+    assertTrue(Files.exists(lib), lib + " is not in the jar's resources");
+    Path check = TestCodecs.nativeTestDir().resolve("load_check-" + arch);
+    run(arch, check.toString(), lib.toString());
+  }
+}
