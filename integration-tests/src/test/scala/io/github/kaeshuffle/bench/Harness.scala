@@ -1,0 +1,228 @@
+package io.github.kaeshuffle.bench
+
+import java.nio.file.{Files, Path, Paths}
+import java.util.Locale
+import java.util.concurrent.atomic.AtomicLong
+
+import scala.collection.mutable
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.codec.KaeZipDetector
+import io.github.kaeshuffle.it.Sessions
+import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
+import org.knowm.xchart.{BitmapEncoder, CategoryChart, CategoryChartBuilder}
+import org.knowm.xchart.BitmapEncoder.BitmapFormat
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
+/**
+ * The benchmark harness (docs/benchmarks/README.md): every workload under every configuration,
+ * configurations alternating within each repetition (A B C ... A B C), one warm-up round first;
+ * medians with min-max, ratios of KAE Shuffle to Spark's shuffle with the same codec family, a
+ * CSV of every run, a markdown page and PNG charts.
+ *
+ * Arguments: output dir, size, repetitions, workloads (comma list or `all`), configs (or `all`).
+ */
+object Harness {
+  /** A configuration: its name, its codec family's baseline, and its settings. */
+  case class Config(name: String, kae: Boolean, baseline: String, settings: Map[String, String])
+
+  private def kae(codec: String, baseline: String) = Config(s"kae-$codec", kae = true, baseline,
+    Map("spark.shuffle.manager" -> "org.apache.spark.shuffle.kae.KaeShuffleManager",
+      "spark.shuffle.kae.codec" -> codec))
+
+  val AllConfigs: Seq[Config] = Seq(
+    Config("spark-lz4", kae = false, "spark-lz4", Map("spark.io.compression.codec" -> "lz4")),
+    Config("spark-zstd", kae = false, "spark-zstd", Map("spark.io.compression.codec" -> "zstd",
+      "spark.io.compression.zstd.level" -> "1")),
+    Config("spark-snappy", kae = false, "spark-snappy",
+      Map("spark.io.compression.codec" -> "snappy")),
+    Config("spark-deflate-stream", kae = false, "spark-deflate-stream",
+      Map("spark.io.compression.codec" -> classOf[CountingDeflateCodec].getName)),
+    kae("libdeflate", "spark-deflate-stream"),
+    kae("zlib", "spark-deflate-stream"),
+    kae("java", "spark-deflate-stream"),
+    kae("lz4", "spark-lz4"),
+    kae("zstd", "spark-zstd")) ++
+    (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
+
+  case class Run(config: String, workload: String, rep: Int, wall: Double, written: Long,
+      read: Long, raw: Long, calls: Long, codecMs: Double, gcMs: Long, peakMem: Long,
+      resultOk: Boolean)
+
+  def main(args: Array[String]): Unit = {
+    val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
+    val size = Workloads.Size.of(args.lift(1).getOrElse("small"))
+    val reps = args.lift(2).map(_.toInt).getOrElse(3)
+    val workloads = args.lift(3).filter(_ != "all").map(_.split(',').toSeq)
+      .getOrElse(WorkloadJobs.Names)
+    val configs = args.lift(4).filter(_ != "all").map(_.split(',').toSet)
+      .map(names => AllConfigs.filter(c => names(c.name))).getOrElse(AllConfigs)
+    val sizeName = size.name.toLowerCase(Locale.ROOT)
+    val runs = mutable.ArrayBuffer[Run]()
+    val reference = mutable.Map[String, WorkloadJobs.Digest]()
+    for (rep <- 0 to reps; w <- workloads; c <- configs) {
+      val (run, digest) = once(c, w, size, rep)
+      val ok = reference.get(w) match {
+        case Some(d) => d.sameAs(digest)
+        case None =>
+          reference(w) = digest
+          true
+      }
+      val r = run.copy(resultOk = ok)
+      if (!ok) System.err.println(s"RESULT MISMATCH: $w under ${c.name}: $digest vs ${reference(w)}")
+      if (rep > 0) runs += r
+      println(f"rep $rep%d $w%-17s ${c.name}%-21s ${r.wall}%6.2f s ${mib(r.written)}%9s MiB" +
+        (if (ok) "" else "  RESULT DIFFERS"))
+    }
+    Files.createDirectories(outDir)
+    val prefix = s"Harness-$sizeName"
+    writeCsv(outDir.resolve(s"$prefix.csv"), runs.toSeq, sizeName)
+    val charts = drawCharts(outDir, prefix, runs.toSeq, workloads, configs)
+    val md = summary(runs.toSeq, workloads, configs, sizeName, reps, charts)
+    Files.writeString(outDir.resolve(s"$prefix.md"), md)
+    println(md)
+    if (runs.exists(!_.resultOk)) {
+      System.err.println("Some configuration gave a different result: see above.")
+      sys.exit(1)
+    }
+  }
+
+  private def once(c: Config, workload: String, size: Workloads.Size,
+      rep: Int): (Run, WorkloadJobs.Digest) = {
+    val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
+      .set("spark.unsafe.exceptionOnMemoryLeak", "false")
+      .setAll(c.settings)
+    Sessions.withSession(conf) { spark =>
+      val totals = new ShuffleTotals
+      val gc = new AtomicLong
+      spark.sparkContext.addSparkListener(totals)
+      spark.sparkContext.addSparkListener(new SparkListener {
+        override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+          if (e.taskMetrics != null) gc.addAndGet(e.taskMetrics.jvmGCTime)
+      })
+      CountingDeflateCodec.reset()
+      val t0 = System.nanoTime()
+      val digest = WorkloadJobs.run(workload, spark, size, 4)
+      val wall = (System.nanoTime() - t0) / 1e9
+      KaeSparkAccess.drainListeners(spark.sparkContext)
+      val (raw, calls, codecMs) = if (c.kae) {
+        (totals.kaeTotal("write.rawBytes"), totals.kaeTotal("write.codecCalls"),
+          (totals.kaeTotal("write.codecNanos") + totals.kaeTotal("read.codecNanos")) / 1e6)
+      } else if (c.name == "spark-deflate-stream") {
+        (CountingDeflateCodec.bytes.get, CountingDeflateCodec.calls.get, Double.NaN)
+      } else {
+        (0L, 0L, Double.NaN)
+      }
+      (Run(c.name, workload, rep, wall, totals.bytesWritten.get, totals.bytesRead.get, raw, calls,
+        codecMs, gc.get, totals.peakExecutionMemory.get, resultOk = true), digest)
+    }
+  }
+
+  private def median(v: Seq[Double]): Double = {
+    val s = v.sorted
+    if (s.isEmpty) Double.NaN else s(s.size / 2)
+  }
+
+  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f", b / 1048576.0)
+
+  private def writeCsv(path: Path, runs: Seq[Run], size: String): Unit = {
+    val sb = new StringBuilder("size,workload,config,rep,wall_s,shuffle_written_bytes," +
+      "shuffle_read_bytes,raw_bytes,codec_calls,codec_ms,gc_ms,peak_execution_memory," +
+      "result_equal\n")
+    for (r <- runs) {
+      sb ++= s"$size,${r.workload},${r.config},${r.rep},${r.wall},${r.written},${r.read}," +
+        s"${r.raw},${r.calls},${if (r.codecMs.isNaN) "" else r.codecMs},${r.gcMs},${r.peakMem}," +
+        s"${r.resultOk}\n"
+    }
+    Files.writeString(path, sb.toString)
+  }
+
+  private def medianWall(runs: Seq[Run], w: String, c: String): Double =
+    median(runs.filter(r => r.workload == w && r.config == c).map(_.wall))
+
+  private def summary(runs: Seq[Run], workloads: Seq[String], configs: Seq[Config], size: String,
+      reps: Int, charts: Seq[String]): String = {
+    val sb = new StringBuilder
+    sb ++= s"# KAE Shuffle vs Spark's shuffle, size `$size`\n\n"
+    sb ++= "Produced by `mvn -B -pl integration-tests -am -Pbench verify" +
+      (if (size != "small") s" -Dbench.size=$size" else "") + "` (class " +
+      "`io.github.kaeshuffle.bench.Harness`): local[2], Kryo, 4 input slices, every " +
+      s"configuration alternating within each repetition, one warm-up round then $reps timed " +
+      "repetitions; medians with (min-max). Every run's result is checked equal to the first " +
+      "configuration's. Every run: [" + s"Harness-$size.csv](Harness-$size.csv).\n\n"
+    sb ++= MachineInfo.describe() + "\n"
+    sb ++= "Columns: *time* job wall time; *written* shuffle bytes on disk; *ratio* raw / " +
+      "written; *calls/MiB* and *bytes/call*: codec calls per MiB of raw data (KAE: one per " +
+      "block; the deflate stream baseline: one per write the serializer makes into the codec " +
+      "stream; not counted for Spark's lz4, zstd and snappy, whose raw size is also not " +
+      "counted); *vs family*: KAE time / Spark's time with the same codec family (lz4, zstd, " +
+      "deflate); *vs lz4*: time / Spark's default (lz4).\n\n"
+    charts.foreach(c => sb ++= s"![$c]($c)\n\n")
+    for (w <- workloads) {
+      sb ++= s"## $w\n\n| config | time s | written MiB | ratio | calls/MiB | bytes/call | " +
+        "codec ms | GC ms | vs family | vs lz4 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+      for (c <- configs) {
+        val rs = runs.filter(r => r.workload == w && r.config == c.name)
+        if (rs.nonEmpty) {
+          val t = rs.map(_.wall)
+          val written = median(rs.map(_.written.toDouble)).toLong
+          val raw = median(rs.map(_.raw.toDouble)).toLong
+          val calls = median(rs.map(_.calls.toDouble)).toLong
+          def num(v: Double, f: String) = if (v.isNaN || v.isInfinite) "-" else f.formatLocal(
+            Locale.ROOT, v)
+          sb ++= s"| ${c.name} | ${num(median(t), "%.2f")} (${num(t.min, "%.2f")}-" +
+            s"${num(t.max, "%.2f")}) | ${mib(written)} | " +
+            s"${if (raw > 0) num(raw.toDouble / written, "%.2f") else "-"} | " +
+            s"${if (calls > 0) num(calls / (raw / 1048576.0), "%.1f") else "-"} | " +
+            s"${if (calls > 0) num(raw.toDouble / calls, "%.0f") else "-"} | " +
+            s"${num(median(rs.map(_.codecMs)), "%.0f")} | ${median(rs.map(_.gcMs.toDouble)).toLong} | " +
+            s"${if (c.kae) num(median(t) / medianWall(runs, w, c.baseline), "%.2f") else "-"} | " +
+            s"${num(median(t) / medianWall(runs, w, "spark-lz4"), "%.2f")} |\n"
+        }
+      }
+      sb ++= "\n"
+    }
+    sb.toString
+  }
+
+  private def drawCharts(dir: Path, prefix: String, runs: Seq[Run], workloads: Seq[String],
+      configs: Seq[Config]): Seq[String] = {
+    def chart(title: String, y: String): CategoryChart = {
+      val c = new CategoryChartBuilder().width(1100).height(520).title(title)
+        .xAxisTitle("workload").yAxisTitle(y).build()
+      c.getStyler.setXAxisLabelRotation(20)
+      c
+    }
+    val kaeConfigs = configs.filter(_.kae)
+    val names = scala.collection.mutable.ArrayBuffer[String]()
+    val times = chart("Job time, KAE / Spark with the same codec family", "ratio (lower is better)")
+    for (c <- kaeConfigs) {
+      val ys = workloads.map(w => medianWall(runs, w, c.name) / medianWall(runs, w, c.baseline))
+      times.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
+    }
+    // XChart's bar charts take no logarithmic axis: the bars are log10 of the value.
+    val calls = chart("Raw bytes per codec call (log10: 1 = 10 B, 5 = 100 KB)", "log10(bytes per call)")
+    for (c <- configs.filter(c => c.kae || c.name == "spark-deflate-stream")) {
+      val ys = workloads.map { w =>
+        val rs = runs.filter(r => r.workload == w && r.config == c.name && r.calls > 0)
+        val v = median(rs.map(r => r.raw.toDouble / r.calls))
+        if (v.isNaN) 0.0 else math.log10(math.max(1.0, v))
+      }
+      calls.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
+    }
+    val ratios = chart("Shuffle bytes written, MiB", "MiB")
+    for (c <- configs) {
+      val ys = workloads.map(w => median(runs.filter(r => r.workload == w && r.config == c.name)
+        .map(_.written / 1048576.0)))
+      ratios.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
+    }
+    for ((c, n) <- Seq(times -> "time-ratio", calls -> "bytes-per-call", ratios -> "written")) {
+      val file = s"$prefix-$n.png"
+      BitmapEncoder.saveBitmap(c, dir.resolve(file).toString, BitmapFormat.PNG)
+      names += file
+    }
+    names.toSeq
+  }
+}
