@@ -50,4 +50,29 @@ class LocalClusterSuite extends AnyFunSuite {
       assert(remoteBytes.get > 0, "no block was fetched from another executor")
     }
   }
+
+  test("spark.authenticate with network encryption across executors") {
+    val exp = expected
+    val workloads = Seq("sort", "lda-edges", "sql-join")
+    val remoteBytes = new AtomicLong
+    val actual = Sessions.withTestingMode {
+      Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo, Master)
+          .set("spark.executor.memory", "512m")
+          .set("spark.authenticate", "true")
+          .set("spark.authenticate.secret", "kae-shuffle-test-secret")
+          .set("spark.network.crypto.enabled", "true")) { spark =>
+        val sc = spark.sparkContext
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
+            remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
+          }
+        })
+        val r = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
+        KaeSparkAccess.drainListeners(sc)
+        r
+      }
+    }
+    for (w <- workloads) assert(actual(w).sameAs(exp(w)), s"$w: ${actual(w)} vs ${exp(w)}")
+    assert(remoteBytes.get > 0, "no block was fetched over the encrypted channel")
+  }
 }

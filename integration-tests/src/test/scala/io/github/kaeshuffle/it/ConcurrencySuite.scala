@@ -1,0 +1,26 @@
+package io.github.kaeshuffle.it
+
+import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * local[16] on a 2-core machine: 16 tasks at once share each executor-wide codec, its native
+ * contexts (one per task), the decompressor threads and the task memory; results equal Spark's.
+ */
+class ConcurrencySuite extends AnyFunSuite {
+  private val Names = Seq("sort", "lda-edges", "sql-join", "groupby-skew")
+
+  private lazy val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
+    Names.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 16)).toMap
+  }
+
+  for (codec <- Sessions.Codecs) {
+    test(s"local[16] with codec $codec") {
+      val exp = expected
+      val actual = Sessions.withSession(Sessions.conf(Some(codec), Sessions.Kryo, "local[16]")) {
+        spark => Names.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 16)).toMap
+      }
+      for (w <- Names) assert(actual(w).sameAs(exp(w)), s"$w: ${actual(w)} vs ${exp(w)}")
+    }
+  }
+}
