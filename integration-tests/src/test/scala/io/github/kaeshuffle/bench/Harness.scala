@@ -13,7 +13,8 @@ import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.knowm.xchart.{BitmapEncoder, CategoryChart, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted,
+  SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -47,9 +48,13 @@ object Harness {
     kae("zstd", "spark-zstd")) ++
     (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
 
+  /**
+   * One run. `stages`: "stageId:seconds" for every completed stage, `;`-separated; `peakHeap`: the
+   * JVM's heap in use, sampled every 50 ms (in local mode the driver JVM is the executor).
+   */
   case class Run(config: String, workload: String, rep: Int, wall: Double, written: Long,
       read: Long, raw: Long, calls: Long, codecMs: Double, gcMs: Long, peakMem: Long,
-      resultOk: Boolean)
+      resultOk: Boolean, stages: String = "", peakHeap: Long = 0L)
 
   def main(args: Array[String]): Unit = {
     if (args.headOption.contains("render")) {
@@ -104,7 +109,8 @@ object Harness {
     val runs = rows.map { f =>
       Run(f(2), f(1), f(3).toInt, f(4).toDouble, f(5).toLong, f(6).toLong, f(7).toLong,
         f(8).toLong, if (f(9).isEmpty) Double.NaN else f(9).toDouble, f(10).toLong,
-        f(11).toLong, f(12).toBoolean)
+        f(11).toLong, f(12).toBoolean, f.lift(13).getOrElse(""),
+        f.lift(14).filter(_.nonEmpty).map(_.toLong).getOrElse(0L))
     }.toSeq
     val workloads = runs.map(_.workload).distinct
     val configs = AllConfigs.filter(c => runs.exists(_.config == c.name))
@@ -122,16 +128,23 @@ object Harness {
     Sessions.withSession(conf) { spark =>
       val totals = new ShuffleTotals
       val gc = new AtomicLong
+      val stages = new java.util.concurrent.ConcurrentSkipListMap[Integer, java.lang.Double]()
       spark.sparkContext.addSparkListener(totals)
       spark.sparkContext.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
           if (e.taskMetrics != null) gc.addAndGet(e.taskMetrics.jvmGCTime)
+        override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
+          for (s <- e.stageInfo.submissionTime; c <- e.stageInfo.completionTime) {
+            stages.put(e.stageInfo.stageId, (c - s) / 1000.0)
+          }
       })
       CountingDeflateCodec.reset()
+      val heap = new HeapSampler
       val t0 = System.nanoTime()
-      val digest = WorkloadJobs.run(workload, spark, size, 4)
+      val digest = try WorkloadJobs.run(workload, spark, size, 4) finally heap.stop()
       val wall = (System.nanoTime() - t0) / 1e9
       KaeSparkAccess.drainListeners(spark.sparkContext)
+      val stageTimes = stages.asScala.map { case (id, sec) => s"$id:$sec" }.mkString(";")
       val (raw, calls, codecMs) = if (c.kae) {
         (totals.kaeTotal("write.rawBytes"), totals.kaeTotal("write.codecCalls"),
           (totals.kaeTotal("write.codecNanos") + totals.kaeTotal("read.codecNanos")) / 1e6)
@@ -141,7 +154,8 @@ object Harness {
         (0L, 0L, Double.NaN)
       }
       (Run(c.name, workload, rep, wall, totals.bytesWritten.get, totals.bytesRead.get, raw, calls,
-        codecMs, gc.get, totals.peakExecutionMemory.get, resultOk = true), digest)
+        codecMs, gc.get, totals.peakExecutionMemory.get, resultOk = true, stageTimes,
+        heap.peak), digest)
     }
   }
 
@@ -155,11 +169,11 @@ object Harness {
   private def writeCsv(path: Path, runs: Seq[Run], size: String): Unit = {
     val sb = new StringBuilder("size,workload,config,rep,wall_s,shuffle_written_bytes," +
       "shuffle_read_bytes,raw_bytes,codec_calls,codec_ms,gc_ms,peak_execution_memory," +
-      "result_equal\n")
+      "result_equal,stage_seconds,peak_heap_bytes\n")
     for (r <- runs) {
       sb ++= s"$size,${r.workload},${r.config},${r.rep},${r.wall},${r.written},${r.read}," +
         s"${r.raw},${r.calls},${if (r.codecMs.isNaN) "" else r.codecMs},${r.gcMs},${r.peakMem}," +
-        s"${r.resultOk}\n"
+        s"${r.resultOk},${r.stages},${if (r.peakHeap > 0) r.peakHeap else ""}\n"
     }
     Files.writeString(path, sb.toString)
   }
@@ -287,5 +301,25 @@ object Harness {
       names += file
     }
     names.toSeq
+  }
+
+  /** Samples the JVM's heap in use every 50 ms until stopped; keeps the peak. */
+  private class HeapSampler {
+    @volatile private var running = true
+    @volatile var peak = 0L
+    private val thread = new Thread(() => {
+      val rt = Runtime.getRuntime
+      while (running) {
+        peak = math.max(peak, rt.totalMemory() - rt.freeMemory())
+        try Thread.sleep(50) catch { case _: InterruptedException => running = false }
+      }
+    }, "heap-sampler")
+    thread.setDaemon(true)
+    thread.start()
+
+    def stop(): Unit = {
+      running = false
+      thread.join(1000)
+    }
   }
 }
