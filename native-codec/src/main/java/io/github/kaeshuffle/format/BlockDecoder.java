@@ -1,6 +1,5 @@
 package io.github.kaeshuffle.format;
 
-import static io.github.kaeshuffle.format.BlockFormat.FRAME_CHECKSUM_OFFSET;
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
 
 import io.github.kaeshuffle.codec.BlockCodec;
@@ -49,13 +48,11 @@ public final class BlockDecoder implements AutoCloseable {
           + " bytes left; the block needs " + h.rawLength() + ".");
     }
     int payload = at + FRAME_HEADER_LENGTH;
-    crc.reset();
-    crc.update(frames.duplicate().limit(at + FRAME_CHECKSUM_OFFSET).position(at));
-    crc.update(frames.duplicate().limit(payload + h.storedLength()).position(payload));
-    if ((int) crc.getValue() != h.checksum()) {
+    int computed = FrameHeader.checksum(crc, frames, at, h.storedLength());
+    if (computed != h.checksum()) {
       throw new CorruptBlockException(String.format(
           "Frame at offset %d fails its CRC32C check: stored 0x%08x, computed 0x%08x.", at,
-          h.checksum(), (int) crc.getValue()));
+          h.checksum(), computed));
     }
     ByteBuffer src = frames.duplicate().limit(payload + h.storedLength()).position(payload);
     if (h.storedRaw()) {

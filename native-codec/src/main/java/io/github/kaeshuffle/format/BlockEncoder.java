@@ -68,12 +68,8 @@ public final class BlockEncoder implements AutoCloseable {
       stats.storedRawBlocks++;
     }
     FrameHeader.writeFields(out, start, codec.format(), flags, rawLength, stored);
-    crc.reset();
-    crc.update(out.duplicate().limit(start + FRAME_CHECKSUM_OFFSET).position(start));
-    crc.update(out.duplicate().limit(start + FRAME_HEADER_LENGTH + stored)
-        .position(start + FRAME_HEADER_LENGTH));
     out.duplicate().order(ByteOrder.LITTLE_ENDIAN)
-        .putInt(start + FRAME_CHECKSUM_OFFSET, (int) crc.getValue());
+        .putInt(start + FRAME_CHECKSUM_OFFSET, FrameHeader.checksum(crc, out, start, stored));
     raw.position(raw.limit());
     out.position(start + FRAME_HEADER_LENGTH + stored);
     stats.blocks++;

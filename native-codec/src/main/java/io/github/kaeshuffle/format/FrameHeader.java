@@ -10,6 +10,7 @@ import io.github.kaeshuffle.codec.CodecFormat;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
 
 /**
  * One frame's header, parsed and checked for internal consistency. The checksum is verified
@@ -24,6 +25,18 @@ public record FrameHeader(CodecFormat format, int flags, int rawLength, int stor
 
   public int frameLength() {
     return FRAME_HEADER_LENGTH + storedLength;
+  }
+
+  /**
+   * The frame's checksum: CRC32C of the header bytes before the checksum field, then the
+   * {@code storedLength} payload bytes, for the frame at absolute index {@code at}.
+   */
+  static int checksum(CRC32C crc, ByteBuffer buf, int at, int storedLength) {
+    int payload = at + FRAME_HEADER_LENGTH;
+    crc.reset();
+    crc.update(buf.duplicate().limit(at + BlockFormat.FRAME_CHECKSUM_OFFSET).position(at));
+    crc.update(buf.duplicate().limit(payload + storedLength).position(payload));
+    return (int) crc.getValue();
   }
 
   /** Writes the first 16 header bytes (all but the checksum) at {@code at}. */

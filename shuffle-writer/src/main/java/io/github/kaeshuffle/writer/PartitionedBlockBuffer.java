@@ -54,16 +54,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     int rawLength;
     byte[] frames = EMPTY;
     int framesLength;
-    /** raw length << 32 | stored length of every frame written so far, spilled or not. */
-    long[] index = new long[4];
-    int blocks;
-
-    void addIndex(int raw, int stored) {
-      if (blocks == index.length) {
-        index = Arrays.copyOf(index, blocks * 2);
-      }
-      index[blocks++] = ((long) raw << 32) | (stored & 0xffffffffL);
-    }
+    /** Every frame written so far, spilled or not, in order: the segment's index. */
+    final SegmentIndexBuilder index = new SegmentIndexBuilder();
   }
 
   /** One spill file: partition p's frames are bytes [offsets[p], offsets[p + 1]). */
@@ -145,7 +137,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private int encodeFrame(Partition p, ByteBuffer into) throws IOException {
     into.clear();
     int length = encoder.encode(ByteBuffer.wrap(p.raw, 0, p.rawLength), into);
-    p.addIndex(p.rawLength, length - BlockFormat.FRAME_HEADER_LENGTH);
+    p.index.add(p.rawLength, length - BlockFormat.FRAME_HEADER_LENGTH);
     p.rawLength = 0;
     return length;
   }
@@ -258,7 +250,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       ByteBuffer copy = ByteBuffer.allocate(64 * 1024);
       for (int i = 0; i < partitions.length; i++) {
         Partition p = partitions[i];
-        if (p.blocks == 0 && p.rawLength == 0) {
+        if (p.index.blockCount() == 0 && p.rawLength == 0) {
           continue;
         }
         OutputStream out = streams.open(i);
@@ -271,11 +263,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           int length = encodeFrame(p, frame);
           out.write(frame.array(), 0, length);
         }
-        SegmentIndexBuilder index = new SegmentIndexBuilder();
-        for (int b = 0; b < p.blocks; b++) {
-          index.add((int) (p.index[b] >>> 32), (int) p.index[b]);
-        }
-        ByteBuffer idx = index.build();
+        ByteBuffer idx = p.index.build();
         out.write(idx.array(), idx.arrayOffset(), idx.remaining());
         streams.close(i, out);
         release(p.raw.length + p.frames.length);
@@ -319,11 +307,6 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Partial blocks closed early, as short frames, because memory ran out. */
   public long sealedBlocks() {
     return sealedBlocks;
-  }
-
-  /** Bytes held from the budget now. */
-  public long memoryHeld() {
-    return held;
   }
 
   /** Deletes spill files and gives all memory back. Idempotent. */
