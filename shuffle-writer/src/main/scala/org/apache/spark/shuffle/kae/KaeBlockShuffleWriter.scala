@@ -8,7 +8,6 @@ import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, Partit
   WriterSettings}
 
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
-import org.apache.spark.internal.Logging
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
@@ -35,7 +34,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
     onStats: BlockStats => Unit)
-  extends ShuffleWriter[K, V] with ShuffleChecksumSupport with Logging {
+  extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
   private val numPartitions = dep.partitioner.numPartitions
   private var buffer: PartitionedBlockBuffer = _
@@ -90,11 +89,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
     } catch {
       case e: Exception =>
-        try mapOutputWriter.abort(e) catch {
-          case a: Exception =>
-            e.addSuppressed(a)
-            logError(s"Failed to abort the map output of shuffle ${dep.shuffleId} map $mapId", a)
-        }
+        MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
         throw e
     }
     context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)

@@ -7,7 +7,6 @@ import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
-import org.apache.spark.internal.Logging
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializerInstance
 import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
@@ -38,7 +37,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
     onStats: BlockStats => Unit)
-  extends ShuffleWriter[K, V] with ShuffleChecksumSupport with Logging {
+  extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
   private var sorter: ExternalSorter[K, V, _] = _
   private var stopping = false
@@ -73,7 +72,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
         mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
     } catch {
       case e: Exception =>
-        abortQuietly(mapOutputWriter, e)
+        MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
         throw e
     } finally {
       encoder.close()
@@ -116,16 +115,6 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     }
     writeMetrics.incRecordsWritten(records)
     writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)
-  }
-
-  private def abortQuietly(writer: ShuffleMapOutputWriter, cause: Exception): Unit = {
-    try {
-      writer.abort(cause)
-    } catch {
-      case e: Exception =>
-        cause.addSuppressed(e)
-        logError(s"Failed to abort the map output of shuffle ${dep.shuffleId} map $mapId", e)
-    }
   }
 
   override def stop(success: Boolean): Option[MapStatus] = {
