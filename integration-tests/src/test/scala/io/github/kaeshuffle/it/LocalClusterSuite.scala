@@ -2,6 +2,7 @@ package io.github.kaeshuffle.it
 
 import java.util.concurrent.atomic.AtomicLong
 
+import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -28,6 +29,7 @@ class LocalClusterSuite extends AnyFunSuite {
     test(s"codec $codec in local-cluster with remote fetches: ${workloads.mkString(", ")}") {
       val exp = expected
       val remoteBytes = new AtomicLong
+      val totals = new ShuffleTotals
       val actual = Sessions.withTestingMode {
         Sessions.withSession(Sessions.conf(Some(codec), Sessions.Kryo, Master)
             .set("spark.executor.memory", "512m")) { spark =>
@@ -37,6 +39,7 @@ class LocalClusterSuite extends AnyFunSuite {
               remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
             }
           })
+          sc.addSparkListener(totals)
           assert(KaeSparkAccess.usesKaeShuffle(sc))
           val result = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4))
             .toMap
@@ -48,6 +51,12 @@ class LocalClusterSuite extends AnyFunSuite {
         assert(actual(w).sameAs(exp(w)), s"$w: KAE ${actual(w)} vs Spark ${exp(w)}")
       }
       assert(remoteBytes.get > 0, "no block was fetched from another executor")
+      // Fetched ranges are decoded from Netty's buffers: in place, or gathered with one copy.
+      val inPlace = totals.kaeTotal("read.inPlaceBytes")
+      val copied = totals.kaeTotal("read.copiedBytes")
+      info(s"fetched bytes decoded in place: $inPlace, copied once: $copied, mapped locally: " +
+        totals.kaeTotal("read.mappedBytes"))
+      assert(inPlace > 0, "no fetched range was decoded in place")
     }
   }
 

@@ -132,7 +132,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       val blocks = SparkEnv.get.mapOutputTracker.getMapSizesByExecutorId(
         h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
       new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings,
-        (stats, waitNanos) => if (h.metrics != null) h.metrics.addRead(stats, waitNanos),
+        (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
         SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context))
     case other =>
       sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,

@@ -25,7 +25,10 @@ private[spark] class KaeShuffleMetrics private (
     val readRawBytes: LongAccumulator,
     val readCodecCalls: LongAccumulator,
     val readCodecNanos: LongAccumulator,
-    val readWaitNanos: LongAccumulator) extends Serializable {
+    val readWaitNanos: LongAccumulator,
+    val readMappedBytes: LongAccumulator,
+    val readInPlaceBytes: LongAccumulator,
+    val readCopiedBytes: LongAccumulator) extends Serializable {
 
   def addWrite(s: BlockStats): Unit = {
     writeRawBytes.add(s.rawBytes())
@@ -35,12 +38,14 @@ private[spark] class KaeShuffleMetrics private (
     writeStoredRawBlocks.add(s.storedRawBlocks())
   }
 
-  /** @param waitNanos time the deserializer waited for blocks decompressed ahead */
-  def addRead(s: BlockStats, waitNanos: Long): Unit = {
+  def addRead(s: BlockStats, sources: ReadSources): Unit = {
     readRawBytes.add(s.rawBytes())
     readCodecCalls.add(s.codecCalls())
     readCodecNanos.add(s.codecNanos())
-    readWaitNanos.add(waitNanos)
+    readWaitNanos.add(sources.waitNanos)
+    readMappedBytes.add(sources.mappedBytes)
+    readInPlaceBytes.add(sources.inPlaceBytes)
+    readCopiedBytes.add(sources.copiedBytes)
   }
 }
 
@@ -55,12 +60,16 @@ private[spark] object KaeShuffleMetrics {
   val ReadCodecCalls = Prefix + "read.codecCalls"
   val ReadCodecNanos = Prefix + "read.codecNanos"
   val ReadWaitNanos = Prefix + "read.waitNanos"
+  val ReadMappedBytes = Prefix + "read.mappedBytes"
+  val ReadInPlaceBytes = Prefix + "read.inPlaceBytes"
+  val ReadCopiedBytes = Prefix + "read.copiedBytes"
 
   def register(sc: SparkContext): KaeShuffleMetrics = {
     def acc(name: String) = sc.longAccumulator(name)
     new KaeShuffleMetrics(acc(WriteRawBytes), acc(WriteStoredBytes), acc(WriteCodecCalls),
       acc(WriteCodecNanos), acc(WriteStoredRawBlocks), acc(ReadRawBytes), acc(ReadCodecCalls),
-      acc(ReadCodecNanos), acc(ReadWaitNanos))
+      acc(ReadCodecNanos), acc(ReadWaitNanos), acc(ReadMappedBytes), acc(ReadInPlaceBytes),
+      acc(ReadCopiedBytes))
   }
 }
 
@@ -120,7 +129,9 @@ private[spark] object KaeStageSummaryListener {
         Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
           s" (${perCall(t(ReadRawBytes), t(ReadCodecCalls))} per call)," +
           s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
-          s" ${millis(t(ReadWaitNanos))}")
+          s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
+          s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
+          s" ${mib(t(ReadCopiedBytes))}")
       } else None).flatten
     if (parts.isEmpty) None
     else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +

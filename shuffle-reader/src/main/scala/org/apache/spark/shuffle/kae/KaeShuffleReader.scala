@@ -39,8 +39,8 @@ import org.apache.spark.util.collection.ExternalSorter
  * unread), fetched blocks up to `maxInMemoryRemote` are read into memory; the decoded blocks wait
  * in a bounded window of execution memory. Anything else is decoded as it streams in.
  *
- * @param onStats receives the decoding statistics (and the wait for the decompressor) when the
- *     task completes
+ * @param onStats receives the decoding statistics and where the bytes came from (and the wait for
+ *     the decompressor) when the task completes
  */
 private[spark] class KaeShuffleReader[K, C](
     dep: ShuffleDependency[K, _, C],
@@ -48,7 +48,7 @@ private[spark] class KaeShuffleReader[K, C](
     context: TaskContext,
     readMetrics: ShuffleReadMetricsReporter,
     settings: ReaderSettings,
-    onStats: (BlockStats, Long) => Unit,
+    onStats: (BlockStats, ReadSources) => Unit,
     shouldBatchFetch: Boolean,
     blockManager: BlockManager = SparkEnv.get.blockManager)
   extends ShuffleReader[K, C] with Logging {
@@ -74,18 +74,11 @@ private[spark] class KaeShuffleReader[K, C](
     // turn); prefetching streams make their own on the decompressor thread.
     val decoder = new BlockDecoder(settings.decoderCodec)
     val ahead = new Prefetch(context.taskMemoryManager())
-    context.addTaskCompletionListener[Unit] { _ =>
-      decoder.close()
-      ahead.close()
-      val stats = decoder.stats()
-      stats.add(ahead.stats)
-      onStats(stats, ahead.waitNanos)
-    }
     def wrap(blockId: BlockId, in: InputStream): InputStream = {
       val opened = if (settings.prefetch) ahead.open(blockId, in, blockInfo.get(blockId)) else None
       opened.getOrElse(new SegmentStreamDecoder(in, decoder))
     }
-    val streams = new ShuffleBlockFetcherIterator(
+    val streams = try new ShuffleBlockFetcherIterator(
       context,
       blockManager.blockStoreClient,
       blockManager,
@@ -103,6 +96,21 @@ private[spark] class KaeShuffleReader[K, C](
       conf.get(config.SHUFFLE_CHECKSUM_ALGORITHM),
       readMetrics,
       fetchContinuousBlocksInBatch).toCompletionIterator
+    catch {
+      case e: Throwable =>
+        decoder.close()
+        ahead.close()
+        throw e
+    }
+    // Registered after the fetcher's own listener, so it runs first (listeners run in reverse
+    // order): decompress-ahead threads stop before the fetcher releases the buffers they read.
+    context.addTaskCompletionListener[Unit] { _ =>
+      decoder.close()
+      ahead.close()
+      val stats = decoder.stats()
+      stats.add(ahead.stats)
+      onStats(stats, ahead.sources())
+    }
 
     val serializer = dep.serializer.newInstance()
     val records = streams.flatMap { case (_, stream) =>
@@ -153,16 +161,26 @@ private[spark] class KaeShuffleReader[K, C](
 
   /**
    * The task's decompress-ahead state: one window of execution memory, reused by its streams in
-   * turn (a second one only if two streams are open at once), freed when the task ends.
+   * turn (a second one only if two streams are open at once), off-heap staging buffers for
+   * fetched ranges Netty received in several parts, all freed when the task ends - after the
+   * streams still open (a failed task's) have stopped their decompressors.
    */
   private class Prefetch(tmm: TaskMemoryManager)
       extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) {
     private var idle: List[DecodeWindow] = Nil
     private var all: List[DecodeWindow] = Nil
+    private var idleStaging: List[ByteBuffer] = Nil
+    private var allStaging: List[ByteBuffer] = Nil
+    private val open = new java.util.IdentityHashMap[InputStream, Unit]()
     val stats = new BlockStats
-    var waitNanos = 0L
+    private var waitNanos = 0L
+    private var mappedBytes = 0L
+    private var inPlaceBytes = 0L
+    private var copiedBytes = 0L
 
-    override def spill(size: Long, trigger: MemoryConsumer): Long = 0L // windows are in use
+    def sources(): ReadSources = ReadSources(waitNanos, mappedBytes, inPlaceBytes, copiedBytes)
+
+    override def spill(size: Long, trigger: MemoryConsumer): Long = 0L // buffers are in use
 
     /** A prefetching stream over the block's bytes, when they can be had whole; else None. */
     def open(blockId: BlockId, in: InputStream, info: Option[(Boolean, Long)])
@@ -172,14 +190,13 @@ private[spark] class KaeShuffleReader[K, C](
       val (local, size) = info.getOrElse((false, Long.MaxValue))
       val data: Option[(ByteBuffer, () => Unit)] =
         if (local) mapLocal(blockId)
-        else if (size <= settings.maxInMemoryRemote) Some((ByteBuffer.wrap(in.readAllBytes()),
-          () => ()))
+        else if (size <= settings.maxInMemoryRemote) fetched(in)
         else None
       data.flatMap { case (bytes, release) =>
         window() match {
           case Some(w) =>
             try {
-              Some(new PrefetchingSegmentInput(bytes, w,
+              val s = new PrefetchingSegmentInput(bytes, w,
                 () => new BlockDecoder(settings.decoderCodec), KaeShuffleReader.decompressors,
                 (done: PrefetchingSegmentInput) => {
                   stats.add(done.decodeStats())
@@ -187,7 +204,10 @@ private[spark] class KaeShuffleReader[K, C](
                   release()
                   in.close()
                   idle = w :: idle
-                }))
+                  open.remove(done)
+                })
+              open.put(s, ())
+              Some(s)
             } catch {
               case _: IllegalArgumentException =>
                 // A block larger than the window's slots (written with a larger block size):
@@ -213,6 +233,49 @@ private[spark] class KaeShuffleReader[K, C](
         }
       }
     }
+
+    /**
+     * A fetched range's bytes: in place where Netty received them in one region; gathered with
+     * one copy into a staging buffer where it received them in parts (or copied from the stream
+     * when the buffer cannot be reached); None when memory for staging is not granted.
+     */
+    private def fetched(in: InputStream): Option[(ByteBuffer, () => Unit)] =
+      FetchedBytes.of(in) match {
+        case Some(FetchedBytes.Whole(b)) =>
+          inPlaceBytes += b.remaining()
+          Some((b, () => ()))
+        case Some(p: FetchedBytes.Parts) =>
+          staging(p.length).map { buf =>
+            p.copyTo(buf)
+            copiedBytes += p.length
+            val view = buf.duplicate()
+            view.limit(p.length)
+            (view.slice(), () => idleStaging = buf :: idleStaging)
+          }
+        case None =>
+          val a = in.readAllBytes()
+          copiedBytes += a.length
+          Some((ByteBuffer.wrap(a), () => ()))
+      }
+
+    /** An idle staging buffer of at least `length` bytes, or a new one if memory allows. */
+    private def staging(length: Int): Option[ByteBuffer] =
+      idleStaging.find(_.capacity() >= length) match {
+        case Some(b) =>
+          idleStaging = idleStaging.filterNot(_ eq b)
+          Some(b)
+        case None =>
+          val capacity = math.min(Int.MaxValue.toLong, (length + (1L << 20) - 1) & ~((1L << 20) - 1))
+          val granted = acquireMemory(capacity)
+          if (granted < capacity) {
+            freeMemory(granted)
+            None
+          } else {
+            val b = ByteBuffer.allocateDirect(capacity.toInt)
+            allStaging = b :: allStaging
+            Some(b)
+          }
+      }
 
     /** A window from the pool, or a new one if execution memory allows; None when it does not. */
     private def window(): Option[DecodeWindow] = idle match {
@@ -241,12 +304,25 @@ private[spark] class KaeShuffleReader[K, C](
           val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
           try {
             val m = ch.map(FileChannel.MapMode.READ_ONLY, f.getOffset, f.getLength)
+            mappedBytes += f.getLength
             Some((m, () => DecodeWindow.free(m)))
           } finally ch.close()
         case _ => None
       }
 
     def close(): Unit = {
+      // A failed task leaves its streams open: stop their decompressors before freeing memory.
+      new java.util.ArrayList(open.keySet()).forEach { s =>
+        try s.close() catch {
+          case e: IOException => logWarning("Could not close a prefetching stream", e)
+        }
+      }
+      allStaging.foreach { b =>
+        DecodeWindow.free(b)
+        freeMemory(b.capacity())
+      }
+      allStaging = Nil
+      idleStaging = Nil
       all.foreach { w =>
         try w.close() catch {
           case e: IOException => logWarning("Could not release a decode window", e)
@@ -270,3 +346,14 @@ private[spark] object KaeShuffleReader {
     }
   })
 }
+
+/**
+ * Where a reduce task's shuffle bytes came from, besides the decoding statistics.
+ *
+ * @param waitNanos time the deserializer waited for blocks decompressed ahead
+ * @param mappedBytes this executor's segments read through a memory map
+ * @param inPlaceBytes fetched ranges decoded where Netty received them
+ * @param copiedBytes fetched ranges copied once before decoding (received in several parts)
+ */
+private[spark] case class ReadSources(
+    waitNanos: Long, mappedBytes: Long, inPlaceBytes: Long, copiedBytes: Long)

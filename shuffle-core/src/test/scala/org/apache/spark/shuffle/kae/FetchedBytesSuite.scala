@@ -1,0 +1,77 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.ByteArrayInputStream
+import java.nio.ByteBuffer
+import java.util.zip.{CheckedInputStream, CRC32C}
+
+import io.netty.buffer.{ByteBufInputStream, Unpooled}
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.network.buffer.{NettyManagedBuffer, NioManagedBuffer}
+
+/** The reader reaches Netty's buffers behind the streams Spark's fetcher hands out. */
+class FetchedBytesSuite extends AnyFunSuite {
+  private val bytes = Array.tabulate[Byte](300000)(i => (i * 31 + i / 7).toByte)
+
+  private def contents(b: ByteBuffer): Array[Byte] = {
+    val a = new Array[Byte](b.remaining())
+    b.duplicate().get(a)
+    a
+  }
+
+  test("one region is used in place, behind the checksum wrapper too") {
+    val direct = Unpooled.directBuffer(bytes.length).writeBytes(bytes)
+    direct.readerIndex(10)
+    for (checked <- Seq(false, true)) {
+      val managed = new NettyManagedBuffer(direct.retainedDuplicate())
+      val in = if (checked) new CheckedInputStream(managed.createInputStream(), new CRC32C)
+        else managed.createInputStream()
+      FetchedBytes.of(in) match {
+        case Some(FetchedBytes.Whole(b)) =>
+          assert(b.isDirect)
+          assert(b.remaining() == bytes.length - 10)
+          assert(contents(b) sameElements bytes.drop(10))
+          // The same memory, not a copy: a write through Netty shows in the view.
+          direct.setByte(10, 77)
+          assert(b.get(b.position()) == 77)
+          direct.setByte(10, bytes(10))
+        case other => fail(s"expected the buffer in place, got $other")
+      }
+      // The stream itself was left unread (Spark's checksum diagnosis reads it).
+      assert(in.available() == bytes.length - 10)
+      in.close()
+      managed.release()
+    }
+    val nio = new NioManagedBuffer(ByteBuffer.wrap(bytes)).createInputStream()
+    assert(FetchedBytes.of(nio).collect { case FetchedBytes.Whole(b) => contents(b) }
+      .exists(_ sameElements bytes))
+    assert(direct.release())
+  }
+
+  test("a range received in parts is gathered with one copy") {
+    val composite = Unpooled.compositeBuffer()
+    for (part <- bytes.grouped(65536)) {
+      composite.addComponent(true, Unpooled.directBuffer(part.length).writeBytes(part))
+    }
+    val in = new CheckedInputStream(new ByteBufInputStream(composite.retainedDuplicate(), true),
+      new CRC32C)
+    FetchedBytes.of(in) match {
+      case Some(p: FetchedBytes.Parts) =>
+        assert(p.length == bytes.length)
+        val dst = ByteBuffer.allocateDirect(p.length + 100)
+        dst.position(50)
+        p.copyTo(dst)
+        dst.position(50).limit(50 + p.length)
+        assert(contents(dst) sameElements bytes)
+      case other => fail(s"expected parts, got $other")
+    }
+    in.close()
+    assert(composite.release())
+  }
+
+  test("streams that are not Netty's are read as before") {
+    assert(FetchedBytes.of(new ByteArrayInputStream(bytes)).isEmpty)
+    assert(FetchedBytes.of(new CheckedInputStream(new ByteArrayInputStream(bytes), new CRC32C))
+      .isEmpty)
+  }
+}

@@ -1,0 +1,72 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.{FilterInputStream, InputStream}
+import java.lang.reflect.Field
+import java.nio.ByteBuffer
+import java.util.zip.CheckedInputStream
+
+import scala.util.Try
+
+import io.netty.buffer.{ByteBuf, ByteBufInputStream}
+
+/**
+ * Reaches the Netty buffer behind a fetched block's stream, so the reader can decode a fetched
+ * range where Netty received it instead of reading it through the stream into a copy.
+ *
+ * Spark hands the stream wrapper `ManagedBuffer.createInputStream()`, which for a block fetched
+ * into memory (NettyManagedBuffer, NioManagedBuffer) is a Netty `ByteBufInputStream` over the
+ * received buffer, wrapped in a `CheckedInputStream` when `spark.shuffle.checksum.enabled`. The
+ * checksum wrapper is used only for Spark's corruption diagnosis, which reads what is left of the
+ * stream; leaving the stream unread keeps that diagnosis whole. The fields are read by
+ * reflection (`FilterInputStream.in` needs `--add-opens java.base/java.io`, which Spark's launcher
+ * passes to every driver and executor); where that is refused the reader copies, as before.
+ */
+private[kae] object FetchedBytes {
+
+  /** The received bytes of a fetched block, and whether they are one region or several. */
+  sealed trait Bytes { def length: Int }
+
+  /** One contiguous region of the received buffer: decoded in place. */
+  final case class Whole(buffer: ByteBuffer) extends Bytes {
+    def length: Int = buffer.remaining()
+  }
+
+  /**
+   * Netty assembled the range from several socket reads (a CompositeByteBuf): frames straddle the
+   * parts, so it is gathered with one copy into off-heap memory (`copyTo`).
+   */
+  final case class Parts(buf: ByteBuf, index: Int, length: Int) extends Bytes {
+    def copyTo(dst: ByteBuffer): Unit = {
+      val d = dst.duplicate()
+      d.limit(d.position() + length)
+      buf.getBytes(index, d)
+    }
+  }
+
+  private def field(c: Class[_], name: String): Option[Field] =
+    Try { val f = c.getDeclaredField(name); f.setAccessible(true); f }.toOption
+
+  private lazy val filterIn = field(classOf[FilterInputStream], "in")
+  private lazy val byteBufOf = field(classOf[ByteBufInputStream], "buffer")
+
+  /** The bytes behind a fetched block's stream, or None if they cannot be reached (copy). */
+  def of(in: InputStream): Option[Bytes] = {
+    val inner: Option[InputStream] = in match {
+      case c: CheckedInputStream => filterIn.flatMap(f => Try(f.get(c)).toOption)
+          .collect { case s: InputStream => s }
+      case other => Some(other)
+    }
+    inner.flatMap {
+      case s: ByteBufInputStream =>
+        byteBufOf.flatMap(f => Try(f.get(s)).toOption).collect {
+          case buf: ByteBuf =>
+            // The stream reads from the buffer's reader index for available() bytes.
+            val index = buf.readerIndex()
+            val length = s.available()
+            if (buf.nioBufferCount() == 1) Whole(buf.nioBuffer(index, length))
+            else Parts(buf, index, length)
+        }
+      case _ => None
+    }
+  }
+}
