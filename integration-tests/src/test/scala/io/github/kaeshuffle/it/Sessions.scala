@@ -3,6 +3,9 @@ package io.github.kaeshuffle.it
 import java.io.File
 import java.nio.file.Files
 
+import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
+import io.github.kaeshuffle.workloads.WorkloadJobs.Digest
+
 import org.apache.spark.SparkConf
 import org.apache.spark.sql.SparkSession
 
@@ -72,6 +75,19 @@ object Sessions {
       }
     }
     c
+  }
+
+  private val expectedTiny = new java.util.concurrent.ConcurrentHashMap[String, Digest]()
+
+  /** Digests of workloads at `tiny` size with Spark's built-in shuffle (local[4]), cached. */
+  def expected(workloads: Seq[String]): Map[String, Digest] = synchronized {
+    val missing = workloads.filterNot(expectedTiny.containsKey)
+    if (missing.nonEmpty) {
+      withSession(conf(None, Kryo)) { spark =>
+        missing.foreach(w => expectedTiny.put(w, WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)))
+      }
+    }
+    workloads.map(w => w -> expectedTiny.get(w)).toMap
   }
 
   def withSession[T](conf: SparkConf)(f: SparkSession => T): T = {

@@ -1,0 +1,75 @@
+package io.github.kaeshuffle.deploy
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Paths}
+import java.util.concurrent.atomic.AtomicInteger
+
+import io.github.kaeshuffle.bench.ShuffleTotals
+import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerExecutorAdded,
+  SparkListenerExecutorRemoved}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.sql.SparkSession
+
+/**
+ * A Spark application for the deployment tests (spark-submit, YARN): runs workloads at a size
+ * with whatever shuffle manager it was submitted with, and writes what happened to a report file
+ * the test reads, one `key value...` line each:
+ * {{{
+ * workload <name> <records> <hash>
+ * manager <class of the shuffle manager>
+ * kae.<accumulator> <total>          (KAE Shuffle's write/read totals over successful tasks)
+ * executorsAdded <n> / executorsRemoved <n>
+ * }}}
+ *
+ * Arguments: `<report file> <size> <workload,workload,...> [pause]`. With `pause`, the
+ * application waits between workloads until an executor has been removed (dynamic allocation),
+ * at most 60 s, so a run shows executors going and coming within one application.
+ */
+object WorkloadApp {
+  def main(args: Array[String]): Unit = {
+    require(args.length >= 3, "usage: WorkloadApp <report file> <size> <workloads> [pause]")
+    val report = Paths.get(args(0))
+    val size = Workloads.Size.of(args(1))
+    val workloads = args(2).split(",").map(_.trim).filter(_.nonEmpty).toSeq
+    val pause = args.length > 3 && args(3) == "pause"
+
+    val spark = SparkSession.builder().appName("kae-workloads").getOrCreate()
+    val sc = spark.sparkContext
+    val totals = new ShuffleTotals
+    val added = new AtomicInteger
+    val removed = new AtomicInteger
+    sc.addSparkListener(totals)
+    sc.addSparkListener(new SparkListener {
+      override def onExecutorAdded(e: SparkListenerExecutorAdded): Unit = added.incrementAndGet()
+      override def onExecutorRemoved(e: SparkListenerExecutorRemoved): Unit =
+        removed.incrementAndGet()
+    })
+    val lines = Seq.newBuilder[String]
+    try {
+      for ((w, i) <- workloads.zipWithIndex) {
+        if (pause && i > 0) {
+          val seen = removed.get
+          val deadline = System.nanoTime() + 60L * 1000 * 1000 * 1000
+          while (removed.get == seen && System.nanoTime() < deadline) Thread.sleep(200)
+        }
+        val d = WorkloadJobs.run(w, spark, size, 4)
+        lines += s"workload $w ${d.records} ${d.hash}"
+      }
+      KaeSparkAccess.drainListeners(sc)
+      lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
+      for (name <- Seq("write.rawBytes", "write.storedBytes", "write.codecCalls",
+          "read.rawBytes", "read.codecCalls", "read.mappedBytes", "read.inPlaceBytes",
+          "read.copiedBytes")) {
+        lines += s"kae.$name ${totals.kaeTotal(name)}"
+      }
+      lines += s"executorsAdded ${added.get}"
+      lines += s"executorsRemoved ${removed.get}"
+    } finally {
+      spark.stop()
+    }
+    Files.createDirectories(report.toAbsolutePath.getParent)
+    Files.write(report, lines.result().mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+  }
+}

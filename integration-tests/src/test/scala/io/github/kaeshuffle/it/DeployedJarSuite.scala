@@ -1,0 +1,60 @@
+package io.github.kaeshuffle.it
+
+import java.util.zip.ZipFile
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.workloads.WorkloadJobs
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * The deployable jar as users ship it: applications submitted with `spark-submit` from a Spark
+ * distribution (separate driver and executor JVMs, local-cluster), KAE Shuffle loaded only from
+ * that jar - with `spark.jars`, and with the driver's and executors' extra class paths.
+ */
+class DeployedJarSuite extends AnyFunSuite {
+  private val Master = "local-cluster[2,1,1024]"
+
+  private def base(codec: String): Map[String, String] = Map(
+    "spark.shuffle.manager" -> Submit.Manager,
+    "spark.shuffle.kae.codec" -> codec,
+    "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
+    "spark.executor.memory" -> "512m",
+    "spark.driver.memory" -> "768m",
+    "spark.ui.enabled" -> "false",
+    "spark.sql.shuffle.partitions" -> "8")
+
+  test("the jar holds our classes and native libraries, nothing of Spark's") {
+    val zip = new ZipFile(Submit.distJar)
+    val names = try zip.entries().asScala.map(_.getName).toSeq finally zip.close()
+    assert(names.contains("org/apache/spark/shuffle/kae/KaeShuffleManager.class"))
+    assert(names.exists(_.matches("linux/x86_64/libkaeshuffle-.*\\.so")))
+    assert(names.exists(_.matches("linux/aarch64/libkaeshuffle-.*\\.so")))
+    val foreign = names.filter(n => n.endsWith(".class") &&
+      !n.startsWith("io/github/kaeshuffle/") && !n.startsWith("org/apache/spark/shuffle/kae/"))
+    assert(foreign.isEmpty, s"classes that are not ours: ${foreign.take(5)}")
+  }
+
+  test("spark-submit with spark.jars: every workload gives Spark's results") {
+    val workloads = WorkloadJobs.Names
+    val expected = Sessions.expected(workloads)
+    val report = Submit.run("jars", Master, "client",
+      base("auto") + ("spark.jars" -> Submit.distJar.getAbsolutePath), workloads)
+    report.assertSame(expected)
+    assert(report.manager == Submit.Manager, s"log: ${report.log}")
+    assert(report.long("kae.write.codecCalls") > 0, s"no block was compressed: ${report.lines}")
+    assert(report.long("kae.read.codecCalls") > 0, s"no block was decompressed: ${report.lines}")
+  }
+
+  test("spark-submit with the driver's and executors' extra class paths") {
+    val workloads = Seq("sort", "lda-edges", "sql-join")
+    val expected = Sessions.expected(workloads)
+    val jar = Submit.distJar.getAbsolutePath
+    val report = Submit.run("classpath", Master, "client",
+      base("zlib") + ("spark.driver.extraClassPath" -> jar) +
+        ("spark.executor.extraClassPath" -> jar), workloads)
+    report.assertSame(expected)
+    assert(report.manager == Submit.Manager)
+    assert(report.long("kae.write.codecCalls") > 0)
+  }
+}

@@ -1,0 +1,125 @@
+package io.github.kaeshuffle.it
+
+import java.io.{File, FileOutputStream}
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path}
+import java.util.Properties
+import java.util.concurrent.TimeUnit
+import java.util.jar.{JarEntry, JarOutputStream}
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.workloads.WorkloadJobs
+
+import org.apache.spark.launcher.SparkLauncher
+
+/**
+ * Submits [[io.github.kaeshuffle.deploy.WorkloadApp]] as a user would: `spark-submit` of the
+ * Spark distribution the build installed, our deployable jar passed with `spark.jars` or the
+ * extra class paths, and an application jar holding only the workloads (never our shuffle).
+ */
+object Submit {
+  val Manager = "org.apache.spark.shuffle.kae.KaeShuffleManager"
+
+  /** shuffle-core's shaded jar, built by the reactor before this module's tests. */
+  def distJar: File = {
+    val f = new File(sys.props.getOrElse("kae.test.distJar", "missing"))
+    require(f.isFile, s"The deployable jar $f is missing: build with mvn verify from the root")
+    f
+  }
+
+  private lazy val appJarFile: File = {
+    val classes = new File(sys.props.getOrElse("kae.test.appClasses", "target/classes")).toPath
+    val jar = new File(System.getProperty("java.io.tmpdir"), "kae-workload-app.jar")
+    jar.getParentFile.mkdirs()
+    val out = new JarOutputStream(new FileOutputStream(jar))
+    try {
+      val files = Files.walk(classes).iterator().asScala.filter(Files.isRegularFile(_)).toSeq
+      for (f <- files.sortBy(_.toString)) {
+        val name = classes.relativize(f).toString.replace(File.separatorChar, '/')
+        // The workloads and their Spark access only: our shuffle comes from the deployable jar.
+        if (name.startsWith("io/github/kaeshuffle/workloads/") ||
+            name.startsWith("io/github/kaeshuffle/deploy/") ||
+            name.startsWith("io/github/kaeshuffle/bench/ShuffleTotals") ||
+            name.startsWith("org/apache/spark/shuffle/kae/KaeSparkAccess")) {
+          out.putNextEntry(new JarEntry(name))
+          Files.copy(f, out)
+          out.closeEntry()
+        }
+      }
+    } finally out.close()
+    jar
+  }
+
+  def appJar: File = synchronized(appJarFile)
+
+  /** What one application reported (see WorkloadApp), and its output for failure messages. */
+  case class Report(lines: Seq[String], log: Path) {
+    private def values(key: String): Seq[Seq[String]] =
+      lines.map(_.split(" ").toSeq).filter(_.head == key).map(_.tail)
+    def digests: Map[String, (Long, Long)] =
+      values("workload").map(v => v(0) -> (v(1).toLong, v(2).toLong)).toMap
+    def manager: String = values("manager").headOption.map(_.head).getOrElse("?")
+    def long(key: String): Long = values(key).headOption.map(_.head.toLong).getOrElse(-1L)
+
+    def assertSame(expected: Map[String, WorkloadJobs.Digest]): Unit = {
+      for ((w, exp) <- expected) {
+        val got = digests.get(w)
+        assert(got.contains((exp.records, exp.hash)),
+          s"$w: the application reported $got, Spark's shuffle gives $exp (log: $log)")
+      }
+    }
+  }
+
+  /**
+   * Runs the application to its end and returns its report; fails with the tail of its log when
+   * it exits with an error or takes longer than `timeoutSeconds`.
+   */
+  def run(
+      name: String,
+      master: String,
+      deployMode: String,
+      conf: Map[String, String],
+      workloads: Seq[String],
+      pause: Boolean = false,
+      env: Map[String, String] = Map.empty,
+      timeoutSeconds: Long = 300): Report = {
+    val dir = Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath,
+      s"submit-$name")
+    val report = dir.resolve("report.txt")
+    val log = dir.resolve("spark-submit.log")
+    val props = new Properties()
+    conf.foreach { case (k, v) => props.setProperty(k, v) }
+    val propsFile = dir.resolve("spark.properties")
+    val w = Files.newBufferedWriter(propsFile, StandardCharsets.UTF_8)
+    try props.store(w, s"KAE Shuffle deployment test $name") finally w.close()
+
+    val launcher = new SparkLauncher(env.asJava)
+      .setSparkHome(Sessions.sparkHome)
+      .setPropertiesFile(propsFile.toString)
+      .setAppResource(appJar.getAbsolutePath)
+      .setMainClass("io.github.kaeshuffle.deploy.WorkloadApp")
+      .setMaster(master)
+      .setDeployMode(deployMode)
+      .setAppName(s"kae-$name")
+      .addAppArgs((Seq(report.toString, "tiny", workloads.mkString(",")) ++
+        (if (pause) Seq("pause") else Nil)): _*)
+      .redirectOutput(log.toFile)
+      .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile))
+    val process = launcher.launch()
+    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      process.descendants().forEach(p => p.destroyForcibly())
+      process.destroyForcibly()
+      throw new AssertionError(s"$name did not finish in $timeoutSeconds s:\n${tail(log)}")
+    }
+    val code = process.exitValue()
+    assert(code == 0, s"$name exited with $code:\n${tail(log)}")
+    assert(Files.exists(report), s"$name wrote no report:\n${tail(log)}")
+    Report(Files.readAllLines(report).asScala.toSeq, log)
+  }
+
+  def tail(log: Path, lines: Int = 60): String =
+    if (!Files.exists(log)) "(no log)"
+    else Files.readAllLines(log, StandardCharsets.ISO_8859_1).asScala.takeRight(lines)
+      .mkString("\n")
+}
