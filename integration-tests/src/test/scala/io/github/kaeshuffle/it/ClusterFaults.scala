@@ -113,13 +113,15 @@ object ClusterFaults {
   /** 4 map tasks of (key, value) pairs; the keys collide across tasks. */
   def pairs(sc: SparkContext, perTask: Int = 20000): RDD[(String, Long)] =
     sc.parallelize(0 until 4, 4).flatMap { t =>
-      (0 until perTask).iterator.map(j => (s"key-${(t * 7919 + j * 31) % 5000}", (t * perTask + j).toLong))
+      (0 until perTask).iterator.map(j => pair(t, j, perTask))
     }
 
   def expectedSums(perTask: Int = 20000): Map[String, Long] =
-    (0 until 4).flatMap { t =>
-      (0 until perTask).map(j => (s"key-${(t * 7919 + j * 31) % 5000}", (t * perTask + j).toLong))
-    }.groupMapReduce(_._1)(_._2)(_ + _)
+    (0 until 4).flatMap(t => (0 until perTask).map(j => pair(t, j, perTask)))
+      .groupMapReduce(_._1)(_._2)(_ + _)
+
+  private def pair(t: Int, j: Int, perTask: Int): (String, Long) =
+    (s"key-${(t * 7919 + j * 31) % 5000}", (t * perTask + j).toLong)
 
   /** Sums per key on the reduce side of a plain repartition (KAE's block writer). */
   def sumsOf(shuffled: RDD[(String, Long)]): Map[String, Long] =

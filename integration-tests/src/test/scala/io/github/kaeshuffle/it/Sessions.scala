@@ -84,7 +84,9 @@ object Sessions {
     val missing = workloads.filterNot(expectedTiny.containsKey)
     if (missing.nonEmpty) {
       withSession(conf(None, Kryo)) { spark =>
-        missing.foreach(w => expectedTiny.put(w, WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)))
+        missing.foreach { w =>
+          expectedTiny.put(w, WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4))
+        }
       }
     }
     workloads.map(w => w -> expectedTiny.get(w)).toMap

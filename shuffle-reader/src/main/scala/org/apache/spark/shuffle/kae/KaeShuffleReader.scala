@@ -17,8 +17,8 @@ import org.apache.spark.internal.{config, Logging}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.network.buffer.FileSegmentManagedBuffer
 import org.apache.spark.shuffle.{ShuffleReader, ShuffleReadMetricsReporter}
-import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId,
-  ShuffleBlockFetcherIterator}
+import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId, ShuffleBlockBatchId,
+  ShuffleBlockFetcherIterator, ShuffleBlockId}
 import org.apache.spark.util.CompletionIterator
 import org.apache.spark.util.collection.ExternalSorter
 
@@ -66,16 +66,24 @@ private[spark] class KaeShuffleReader[K, C](
   override def read(): Iterator[Product2[K, C]] = {
     val conf = SparkEnv.get.conf
     val blocks = blocksByAddress.toSeq
-    val localExecutor = blockManager.blockManagerId.executorId
-    val blockInfo: Map[BlockId, (Boolean, Long)] = blocks.flatMap { case (address, ids) =>
-      ids.map { case (id, size, _) => id -> (address.executorId == localExecutor, size) }
+    val blockInfo: Map[BlockId, (BlockManagerId, Long)] = blocks.flatMap { case (address, ids) =>
+      ids.map { case (id, size, _) => id -> (address, size) }
     }.toMap
+    // Where a fetched stream's bytes are and their (estimated) size. A batch of contiguous
+    // partitions is looked up by the blocks it merges.
+    def infoOf(id: BlockId): Option[(BlockManagerId, Long)] = id match {
+      case ShuffleBlockBatchId(shuffle, map, start, end) =>
+        val parts = (start until end).map(r => blockInfo.get(ShuffleBlockId(shuffle, map, r)))
+        if (parts.isEmpty || parts.exists(_.isEmpty)) None
+        else Some((parts.head.get._1, parts.map(_.get._2).sum))
+      case other => blockInfo.get(other)
+    }
     // One streaming decoder per task, used by one stream at a time (the fetcher hands them out in
     // turn); prefetching streams make their own on the decompressor thread.
     val decoder = new BlockDecoder(settings.decoderCodec)
     val ahead = new Prefetch(context.taskMemoryManager())
     def wrap(blockId: BlockId, in: InputStream): InputStream = {
-      val opened = if (settings.prefetch) ahead.open(blockId, in, blockInfo.get(blockId)) else None
+      val opened = if (settings.prefetch) ahead.open(blockId, in, infoOf(blockId)) else None
       opened.getOrElse(new SegmentStreamDecoder(in, decoder))
     }
     val streams = try new ShuffleBlockFetcherIterator(
@@ -183,15 +191,14 @@ private[spark] class KaeShuffleReader[K, C](
     override def spill(size: Long, trigger: MemoryConsumer): Long = 0L // buffers are in use
 
     /** A prefetching stream over the block's bytes, when they can be had whole; else None. */
-    def open(blockId: BlockId, in: InputStream, info: Option[(Boolean, Long)])
+    def open(blockId: BlockId, in: InputStream, info: Option[(BlockManagerId, Long)])
         : Option[InputStream] = {
       // The size is the map status's estimate (Spark stores sizes rounded): only used to choose
       // between memory and streaming. A truncated range fails the segment checks.
-      val (local, size) = info.getOrElse((false, Long.MaxValue))
+      val size = info.map(_._2).getOrElse(Long.MaxValue)
       val data: Option[(ByteBuffer, () => Unit)] =
-        if (local) mapLocal(blockId)
-        else if (size <= settings.maxInMemoryRemote) fetched(in)
-        else None
+        info.flatMap { case (address, _) => mapOnThisHost(blockId, address) }
+          .orElse(if (size <= settings.maxInMemoryRemote) fetched(in) else None)
       data.flatMap { case (bytes, release) =>
         window() match {
           case Some(w) =>
@@ -265,7 +272,8 @@ private[spark] class KaeShuffleReader[K, C](
           idleStaging = idleStaging.filterNot(_ eq b)
           Some(b)
         case None =>
-          val capacity = math.min(Int.MaxValue.toLong, (length + (1L << 20) - 1) & ~((1L << 20) - 1))
+          val mib = 1L << 20
+          val capacity = math.min(Int.MaxValue.toLong, (length + mib - 1) & ~(mib - 1))
           val granted = acquireMemory(capacity)
           if (granted < capacity) {
             freeMemory(granted)
@@ -297,9 +305,23 @@ private[spark] class KaeShuffleReader[K, C](
         }
     }
 
-    /** Maps this executor's file segment of the block; None for ranges over 2 GiB. */
-    private def mapLocal(blockId: BlockId): Option[(ByteBuffer, () => Unit)] =
-      blockManager.getLocalBlockData(blockId) match {
+    /**
+     * Maps the block's file segment when its file is on this host: written by this executor, or
+     * by another one on this host whose directories Spark's fetcher has looked up (host-local
+     * reads, `spark.shuffle.readHostLocalDisk`: common on YARN with several executors per node).
+     * None otherwise, and for ranges over 2 GiB.
+     */
+    private def mapOnThisHost(blockId: BlockId, address: BlockManagerId)
+        : Option[(ByteBuffer, () => Unit)] = {
+      val self = blockManager.blockManagerId
+      val buffer =
+        if (address.executorId == self.executorId) Some(blockManager.getLocalBlockData(blockId))
+        else if (address.host == self.host) {
+          blockManager.hostLocalDirManager
+            .flatMap(_.getCachedHostLocalDirsFor(address.executorId))
+            .map(dirs => blockManager.getHostLocalShuffleData(blockId, dirs))
+        } else None
+      buffer.flatMap {
         case f: FileSegmentManagedBuffer if f.getLength <= Int.MaxValue =>
           val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
           try {
@@ -309,6 +331,7 @@ private[spark] class KaeShuffleReader[K, C](
           } finally ch.close()
         case _ => None
       }
+    }
 
     def close(): Unit = {
       // A failed task leaves its streams open: stop their decompressors before freeing memory.
@@ -351,7 +374,8 @@ private[spark] object KaeShuffleReader {
  * Where a reduce task's shuffle bytes came from, besides the decoding statistics.
  *
  * @param waitNanos time the deserializer waited for blocks decompressed ahead
- * @param mappedBytes this executor's segments read through a memory map
+ * @param mappedBytes segments on this host (this executor's, or host-local ones) read through a
+ *     memory map
  * @param inPlaceBytes fetched ranges decoded where Netty received them
  * @param copiedBytes fetched ranges copied once before decoding (received in several parts)
  */
