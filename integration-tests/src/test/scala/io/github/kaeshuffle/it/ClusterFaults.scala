@@ -8,8 +8,11 @@ import java.util.concurrent.atomic.AtomicInteger
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.{HashPartitioner, SparkContext}
-import org.apache.spark.rdd.RDD
+import io.github.kaeshuffle.deploy.Pairs
+
+import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext}
+import org.apache.spark.rdd.{RDD, ShuffledRDD}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
 /** Real processes for the fault tests: Spark's external shuffle service, executor JVMs. */
@@ -110,29 +113,50 @@ object ClusterFaults {
       if (e.taskType == "ShuffleMapTask") ran.incrementAndGet()
   }
 
-  /** 4 map tasks of (key, value) pairs; the keys collide across tasks. */
-  def pairs(sc: SparkContext, perTask: Int = 20000): RDD[(String, Long)] =
-    sc.parallelize(0 until 4, 4).flatMap { t =>
-      (0 until perTask).iterator.map(j => pair(t, j, perTask))
+  def expectedSums(): Map[String, Long] = Pairs.expectedSums()
+  def sumsOf(shuffled: RDD[(String, Long)]): Map[String, Long] = Pairs.sumsOf(shuffled)
+  def partitioned(sc: SparkContext): RDD[(String, Long)] = Pairs.partitioned(sc)
+
+  /** Settings for an application whose executors register with a shuffle service. */
+  def withService(conf: SparkConf, port: Int, localDir: Path): SparkConf =
+    conf.set("spark.executor.memory", "512m")
+      .set("spark.shuffle.service.enabled", "true")
+      .set("spark.shuffle.service.port", port.toString)
+      .set("spark.local.dir", localDir.toString)
+      .set("spark.shuffle.io.maxRetries", "1")
+      .set("spark.shuffle.io.retryWait", "1s")
+
+  /**
+   * In local-cluster mode with a shuffle service: runs the map stage, kills every executor,
+   * calls `between`, asks for new executors and runs the reduce stage. Returns the reduce result
+   * and how many map tasks ran after the executors were killed (0 when the service served all).
+   */
+  def mapKillReduce(conf: SparkConf)(between: => Unit): (Map[String, Long], Int) =
+    Sessions.withTestingMode {
+      // Executors must write under the service's local dirs: drop the JVM's cached local dirs.
+      KaeSparkAccess.clearLocalRootDirs()
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        val shuffled = partitioned(sc).asInstanceOf[ShuffledRDD[String, Long, Long]]
+        val dep = shuffled.dependencies.head.asInstanceOf[ShuffleDependency[String, Long, Long]]
+        awaitCondition("2 executors", 60)(KaeSparkAccess.executorIds(sc).size == 2)
+        KaeSparkAccess.runMapStage(sc, dep)
+
+        val before = KaeSparkAccess.executorIds(sc)
+        assert(sc.killExecutors(before))
+        awaitCondition("the executors to go", 60)(KaeSparkAccess.executorIds(sc).isEmpty)
+        awaitCondition("the executor JVMs to exit", 60)(executorProcesses(sc).isEmpty)
+        between
+        val mapTasks = new MapTasks
+        sc.addSparkListener(mapTasks)
+        sc.requestExecutors(2)
+        awaitCondition("new executors", 60)(KaeSparkAccess.executorIds(sc).size == 2)
+        assert(KaeSparkAccess.executorIds(sc).toSet.intersect(before.toSet).isEmpty)
+        val result = sumsOf(shuffled)
+        KaeSparkAccess.drainListeners(sc)
+        (result, mapTasks.ran.get)
+      }
     }
-
-  def expectedSums(perTask: Int = 20000): Map[String, Long] =
-    (0 until 4).flatMap(t => (0 until perTask).map(j => pair(t, j, perTask)))
-      .groupMapReduce(_._1)(_._2)(_ + _)
-
-  private def pair(t: Int, j: Int, perTask: Int): (String, Long) =
-    (s"key-${(t * 7919 + j * 31) % 5000}", (t * perTask + j).toLong)
-
-  /** Sums per key on the reduce side of a plain repartition (KAE's block writer). */
-  def sumsOf(shuffled: RDD[(String, Long)]): Map[String, Long] =
-    shuffled.mapPartitions { it =>
-      val m = scala.collection.mutable.HashMap.empty[String, Long]
-      it.foreach { case (k, v) => m(k) = m.getOrElse(k, 0L) + v }
-      m.iterator
-    }.collect().toMap
-
-  def partitioned(sc: SparkContext): RDD[(String, Long)] =
-    pairs(sc).partitionBy(new HashPartitioner(8))
 
   def tmpDir(prefix: String): Path =
     Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath, prefix)

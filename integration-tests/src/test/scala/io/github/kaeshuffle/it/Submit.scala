@@ -20,6 +20,8 @@ import org.apache.spark.launcher.SparkLauncher
  */
 object Submit {
   val Manager = "org.apache.spark.shuffle.kae.KaeShuffleManager"
+  val WorkloadApp = "io.github.kaeshuffle.deploy.WorkloadApp"
+  val ShuffleServiceApp = "io.github.kaeshuffle.deploy.ShuffleServiceApp"
 
   /** shuffle-core's shaded jar, built by the reactor before this module's tests. */
   def distJar: File = {
@@ -83,7 +85,8 @@ object Submit {
       workloads: Seq[String],
       pause: Boolean = false,
       env: Map[String, String] = Map.empty,
-      timeoutSeconds: Long = 300): Report = {
+      timeoutSeconds: Long = 300,
+      mainClass: String = WorkloadApp): Report = {
     val dir = Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath,
       s"submit-$name")
     val report = dir.resolve("report.txt")
@@ -98,7 +101,7 @@ object Submit {
       .setSparkHome(Sessions.sparkHome)
       .setPropertiesFile(propsFile.toString)
       .setAppResource(appJar.getAbsolutePath)
-      .setMainClass("io.github.kaeshuffle.deploy.WorkloadApp")
+      .setMainClass(mainClass)
       .setMaster(master)
       .setDeployMode(deployMode)
       .setAppName(s"kae-$name")

@@ -1,12 +1,7 @@
 package io.github.kaeshuffle.it
 
-import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Path}
+import java.nio.file.Path
 
-import scala.jdk.CollectionConverters._
-
-import org.apache.hadoop.yarn.conf.YarnConfiguration
-import org.apache.hadoop.yarn.server.MiniYARNCluster
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -20,76 +15,24 @@ import io.github.kaeshuffle.workloads.WorkloadJobs
  * show which codec backend served.
  */
 class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
-  private val ClusterName = "kae-yarn"
-  private var cluster: MiniYARNCluster = _
-  private var hadoopConfDir: Path = _
+  private val yarn = new MiniYarn("kae-yarn")
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    val conf = new YarnConfiguration()
-    conf.setInt(YarnConfiguration.NM_PMEM_MB, 8192)
-    conf.setInt(YarnConfiguration.NM_VCORES, 8)
-    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256)
-    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false)
-    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false)
-    conf.setFloat(
-      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", 99.9f)
-    // The capacity scheduler with one queue (there is no capacity-scheduler.xml on the class
-    // path); application masters may take the whole queue.
-    conf.set("yarn.scheduler.capacity.root.queues", "default")
-    conf.set("yarn.scheduler.capacity.root.default.capacity", "100")
-    conf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100")
-    conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 1.0f)
-    conf.set("yarn.nodemanager.delete.debug-delay-sec", "600")
-    cluster = new MiniYARNCluster(ClusterName, 1, 1, 1)
-    cluster.init(conf)
-    cluster.start()
-    // The ResourceManager publishes its real port shortly after start().
-    ClusterFaults.awaitCondition("the ResourceManager address", 60)(
-      !cluster.getConfig.get(YarnConfiguration.RM_ADDRESS).endsWith(":0"))
-    hadoopConfDir = ClusterFaults.tmpDir("hadoop-conf")
+    yarn.start()
   }
 
   override def afterAll(): Unit = {
-    try if (cluster != null) cluster.stop() finally super.afterAll()
+    try yarn.stop() finally super.afterAll()
   }
 
-  /** Spark settings for an application on the mini cluster, as a user's would be. */
-  private def yarnConf(codec: String): Map[String, String] = {
-    val hadoop = cluster.getConfig.iterator().asScala
-      .map(e => s"spark.hadoop.${e.getKey}" -> e.getValue).toMap
-    val javaHome = System.getProperty("java.home")
-    hadoop ++ Map(
-      "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
-      "spark.jars" -> Submit.distJar.getAbsolutePath,
-      "spark.shuffle.manager" -> Submit.Manager,
-      "spark.shuffle.kae.codec" -> codec,
-      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
-      "spark.executor.instances" -> "2",
-      "spark.executor.cores" -> "1",
-      "spark.executor.memory" -> "512m",
-      "spark.driver.memory" -> "768m",
-      "spark.yarn.am.memory" -> "512m",
-      "spark.ui.enabled" -> "false",
-      "spark.sql.shuffle.partitions" -> "8",
-      "spark.yarn.appMasterEnv.JAVA_HOME" -> javaHome,
-      "spark.executorEnv.JAVA_HOME" -> javaHome,
-      "spark.yarn.appMasterEnv.SPARK_LOCAL_IP" -> "127.0.0.1",
-      "spark.executorEnv.SPARK_LOCAL_IP" -> "127.0.0.1")
-  }
+  private def yarnConf(codec: String): Map[String, String] = yarn.sparkConf(codec)
 
   private def submit(name: String, mode: String, conf: Map[String, String],
       workloads: Seq[String], pause: Boolean = false): Submit.Report =
-    Submit.run(name, "yarn", mode, conf, workloads, pause,
-      env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString))
+    yarn.submit(name, mode, conf, workloads, pause)
 
-  /** The text of the stderr files of this cluster's containers whose logs mention `marker`. */
-  private def containerLogs(): Seq[(Path, String)] = {
-    val root = cluster.getTestWorkDir.toPath
-    Files.walk(root).iterator().asScala
-      .filter(p => p.getFileName.toString == "stderr" && Files.isRegularFile(p))
-      .map(p => p -> new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1)).toSeq
-  }
+  private def containerLogs(): Seq[(Path, String)] = yarn.containerLogs()
 
   private def check(report: Submit.Report, expected: Map[String, WorkloadJobs.Digest]): Unit = {
     report.assertSame(expected)

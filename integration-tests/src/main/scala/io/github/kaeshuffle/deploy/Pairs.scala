@@ -1,0 +1,38 @@
+package io.github.kaeshuffle.deploy
+
+import org.apache.spark.{HashPartitioner, SparkContext}
+import org.apache.spark.rdd.RDD
+
+/**
+ * A small keyed data set for the fault and shuffle-service tests: 4 map tasks of (key, value)
+ * pairs whose keys collide across tasks, repartitioned to 8 reducers, and the per-key sums the
+ * reduce side must produce.
+ */
+object Pairs {
+  val MapTasks = 4
+  val Reducers = 8
+
+  def pairs(sc: SparkContext, perTask: Int = 20000): RDD[(String, Long)] =
+    sc.parallelize(0 until MapTasks, MapTasks).flatMap { t =>
+      (0 until perTask).iterator.map(j => pair(t, j, perTask))
+    }
+
+  def expectedSums(perTask: Int = 20000): Map[String, Long] =
+    (0 until MapTasks).flatMap(t => (0 until perTask).map(j => pair(t, j, perTask)))
+      .groupMapReduce(_._1)(_._2)(_ + _)
+
+  private def pair(t: Int, j: Int, perTask: Int): (String, Long) =
+    (s"key-${(t * 7919 + j * 31) % 5000}", (t * perTask + j).toLong)
+
+  /** A plain repartition: KAE's block writer with Kryo. */
+  def partitioned(sc: SparkContext): RDD[(String, Long)] =
+    pairs(sc).partitionBy(new HashPartitioner(Reducers))
+
+  /** Sums per key on the reduce side. */
+  def sumsOf(shuffled: RDD[(String, Long)]): Map[String, Long] =
+    shuffled.mapPartitions { it =>
+      val m = scala.collection.mutable.HashMap.empty[String, Long]
+      it.foreach { case (k, v) => m(k) = m.getOrElse(k, 0L) + v }
+      m.iterator
+    }.collect().toMap
+}

@@ -1,0 +1,59 @@
+package io.github.kaeshuffle.deploy
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Paths}
+import java.util.concurrent.atomic.AtomicInteger
+
+import io.github.kaeshuffle.bench.ShuffleTotals
+
+import org.apache.spark.ShuffleDependency
+import org.apache.spark.rdd.ShuffledRDD
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.sql.SparkSession
+
+/**
+ * A Spark application for the shuffle-service tests, run with `spark.shuffle.service.enabled`
+ * and dynamic allocation: it runs a map stage, waits until dynamic allocation has released every
+ * executor (their files stay with the service), then runs the reduce stage on new executors and
+ * reports, one `key value` line each: `executorsGone`, `mapTasksAfter` (map tasks run again:
+ * 0 when the service served everything), `resultOk`, `manager`, `kae.<total>`.
+ *
+ * Arguments: `<report file>` (the rest is ignored).
+ */
+object ShuffleServiceApp {
+  def main(args: Array[String]): Unit = {
+    val report = Paths.get(args(0))
+    val spark = SparkSession.builder().appName("kae-shuffle-service").getOrCreate()
+    val sc = spark.sparkContext
+    val totals = new ShuffleTotals
+    sc.addSparkListener(totals)
+    val lines = Seq.newBuilder[String]
+    try {
+      val shuffled = Pairs.partitioned(sc).asInstanceOf[ShuffledRDD[String, Long, Long]]
+      val dep = shuffled.dependencies.head.asInstanceOf[ShuffleDependency[String, Long, Long]]
+      KaeSparkAccess.runMapStage(sc, dep)
+      val deadline = System.nanoTime() + 120L * 1000 * 1000 * 1000
+      while (KaeSparkAccess.executorIds(sc).nonEmpty && System.nanoTime() < deadline) {
+        Thread.sleep(200)
+      }
+      lines += s"executorsGone ${KaeSparkAccess.executorIds(sc).isEmpty}"
+      val mapTasks = new AtomicInteger
+      sc.addSparkListener(new SparkListener {
+        override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+          if (e.taskType == "ShuffleMapTask") mapTasks.incrementAndGet()
+      })
+      val ok = Pairs.sumsOf(shuffled) == Pairs.expectedSums()
+      KaeSparkAccess.drainListeners(sc)
+      lines += s"mapTasksAfter ${mapTasks.get}"
+      lines += s"resultOk $ok"
+      lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
+      for (name <- Seq("write.codecCalls", "read.codecCalls", "read.copiedBytes",
+          "read.mappedBytes")) {
+        lines += s"kae.$name ${totals.kaeTotal(name)}"
+      }
+    } finally spark.stop()
+    Files.createDirectories(report.toAbsolutePath.getParent)
+    Files.write(report, lines.result().mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+  }
+}

@@ -1,0 +1,105 @@
+package io.github.kaeshuffle.it
+
+import java.io.IOException
+import java.nio.charset.StandardCharsets
+import java.nio.file.{FileVisitResult, Files, Path, SimpleFileVisitor}
+import java.nio.file.attribute.BasicFileAttributes
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.yarn.conf.YarnConfiguration
+import org.apache.hadoop.yarn.server.MiniYARNCluster
+
+/**
+ * Hadoop's MiniYARNCluster (one ResourceManager and one NodeManager in this JVM, containers in
+ * their own JVMs) sized for small Spark applications, and the settings an application needs to
+ * run on it through the Spark distribution's `spark-submit`.
+ *
+ * @param configure extra NodeManager / ResourceManager settings
+ */
+final class MiniYarn(name: String, configure: YarnConfiguration => Unit = _ => ()) {
+  private var cluster: MiniYARNCluster = _
+  private var hadoopConfDir: Path = _
+
+  def start(): this.type = {
+    val conf = new YarnConfiguration()
+    conf.setInt(YarnConfiguration.NM_PMEM_MB, 8192)
+    conf.setInt(YarnConfiguration.NM_VCORES, 8)
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256)
+    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false)
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false)
+    conf.setFloat(
+      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", 99.9f)
+    // The capacity scheduler with one queue (there is no capacity-scheduler.xml on the class
+    // path); application masters may take the whole queue.
+    conf.set("yarn.scheduler.capacity.root.queues", "default")
+    conf.set("yarn.scheduler.capacity.root.default.capacity", "100")
+    conf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100")
+    conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 1.0f)
+    conf.set("yarn.nodemanager.delete.debug-delay-sec", "600")
+    configure(conf)
+    cluster = new MiniYARNCluster(name, 1, 1, 1)
+    cluster.init(conf)
+    cluster.start()
+    // The ResourceManager publishes its real port shortly after start().
+    ClusterFaults.awaitCondition("the ResourceManager address", 60)(
+      !cluster.getConfig.get(YarnConfiguration.RM_ADDRESS).endsWith(":0"))
+    hadoopConfDir = ClusterFaults.tmpDir("hadoop-conf")
+    this
+  }
+
+  def stop(): Unit = if (cluster != null) cluster.stop()
+
+  /** Spark settings for an application on the cluster, as a user's would be. */
+  def sparkConf(codec: String): Map[String, String] = {
+    val hadoop = cluster.getConfig.iterator().asScala
+      .map(e => s"spark.hadoop.${e.getKey}" -> e.getValue).toMap
+    val javaHome = System.getProperty("java.home")
+    hadoop ++ Map(
+      "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
+      "spark.jars" -> Submit.distJar.getAbsolutePath,
+      "spark.shuffle.manager" -> Submit.Manager,
+      "spark.shuffle.kae.codec" -> codec,
+      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
+      "spark.executor.instances" -> "2",
+      "spark.executor.cores" -> "1",
+      "spark.executor.memory" -> "512m",
+      "spark.driver.memory" -> "768m",
+      "spark.yarn.am.memory" -> "512m",
+      "spark.ui.enabled" -> "false",
+      "spark.sql.shuffle.partitions" -> "8",
+      "spark.yarn.appMasterEnv.JAVA_HOME" -> javaHome,
+      "spark.executorEnv.JAVA_HOME" -> javaHome,
+      "spark.yarn.appMasterEnv.SPARK_LOCAL_IP" -> "127.0.0.1",
+      "spark.executorEnv.SPARK_LOCAL_IP" -> "127.0.0.1")
+  }
+
+  def submit(name: String, mode: String, conf: Map[String, String], workloads: Seq[String],
+      pause: Boolean = false, mainClass: String = Submit.WorkloadApp): Submit.Report =
+    Submit.run(name, "yarn", mode, conf, workloads, pause,
+      env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString), mainClass = mainClass)
+
+  /** The stderr files of this cluster's containers and their text. */
+  def containerLogs(): Seq[(Path, String)] = {
+    // Only the NodeManager's log dirs; their files may still vanish while they are walked.
+    val found = Seq.newBuilder[(Path, String)]
+    Files.walkFileTree(cluster.getTestWorkDir.toPath, new SimpleFileVisitor[Path] {
+      override def preVisitDirectory(d: Path, a: BasicFileAttributes): FileVisitResult =
+        if (d.getFileName.toString.contains("-localDir-")) FileVisitResult.SKIP_SUBTREE
+        else FileVisitResult.CONTINUE
+      override def visitFile(f: Path, a: BasicFileAttributes): FileVisitResult = {
+        if (f.getFileName.toString == "stderr") {
+          try found += f -> new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)
+          catch { case _: IOException => }
+        }
+        FileVisitResult.CONTINUE
+      }
+      override def visitFileFailed(f: Path, e: IOException): FileVisitResult =
+        FileVisitResult.CONTINUE
+    })
+    found.result()
+  }
+
+  /** The NodeManager's own log lines of this JVM are in the test output; its work dir: */
+  def workDir: Path = cluster.getTestWorkDir.toPath
+}

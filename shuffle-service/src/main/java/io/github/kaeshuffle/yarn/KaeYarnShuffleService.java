@@ -1,0 +1,289 @@
+package io.github.kaeshuffle.yarn;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
+import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
+import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
+import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
+import org.apache.spark.network.TransportContext;
+import org.apache.spark.network.crypto.AuthServerBootstrap;
+import org.apache.spark.network.sasl.ShuffleSecretManager;
+import org.apache.spark.network.server.TransportServer;
+import org.apache.spark.network.server.TransportServerBootstrap;
+import org.apache.spark.network.shuffle.ExternalBlockHandler;
+import org.apache.spark.network.shuffledb.DB;
+import org.apache.spark.network.shuffledb.DBBackend;
+import org.apache.spark.network.shuffledb.DBIterator;
+import org.apache.spark.network.shuffledb.StoreVersion;
+import org.apache.spark.network.util.DBProvider;
+import org.apache.spark.network.util.TransportConf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A YARN NodeManager auxiliary service that serves shuffle files to Spark's external-shuffle
+ * client (`spark.shuffle.service.enabled=true`), so shuffle output outlives its executors and
+ * dynamic allocation can release them.
+ *
+ * <p>The protocol is Spark's own: {@link ExternalBlockHandler} (executor registration, block and
+ * batch fetches, removal of an application's data) behind Spark's Netty {@link TransportServer},
+ * with Spark's authentication ({@code spark.authenticate}) when enabled. It reads Spark's
+ * {@code .data}/{@code .index} layout, so files of KAE Shuffle and of Spark's built-in sort
+ * shuffle are served alike.
+ *
+ * <p>State that must survive a NodeManager restart is kept in RocksDB under the NodeManager's
+ * recovery directory: executor registrations (Spark's {@code registeredExecutors.rdb}) and each
+ * application's secret ({@code kaeShuffleSecrets.rdb}).
+ *
+ * <p>Settings, from the NodeManager's configuration (yarn-site.xml), named as Spark names them:
+ * {@code spark.shuffle.service.port} (7337), {@code spark.authenticate} (false),
+ * {@code spark.shuffle.service.db.enabled} (true), {@code spark.shuffle.service.db.backend}
+ * (ROCKSDB, the only one accepted), {@code spark.yarn.shuffle.stopOnFailure} (false), Spark's
+ * {@code spark.shuffle.io.*} transport settings; and {@code spark.shuffle.kae.service.appScopedDirs}
+ * (true: an executor's directories must lie inside its application's directory under the
+ * NodeManager's local dirs).
+ */
+public class KaeYarnShuffleService extends AuxiliaryService {
+  private static final Logger LOG = LoggerFactory.getLogger(KaeYarnShuffleService.class);
+
+  /** The name Spark's YARN client gives the service by default ({@code spark.shuffle.service.name}). */
+  public static final String DEFAULT_NAME = "spark_shuffle";
+  public static final String PORT = "spark.shuffle.service.port";
+  public static final int DEFAULT_PORT = 7337;
+  public static final String AUTHENTICATE = "spark.authenticate";
+  public static final String DB_ENABLED = "spark.shuffle.service.db.enabled";
+  public static final String DB_BACKEND = "spark.shuffle.service.db.backend";
+  public static final String STOP_ON_FAILURE = "spark.yarn.shuffle.stopOnFailure";
+  public static final String APP_SCOPED_DIRS = "spark.shuffle.kae.service.appScopedDirs";
+
+  static final String EXECUTORS_DB = "registeredExecutors.rdb";
+  static final String SECRETS_DB = "kaeShuffleSecrets.rdb";
+  private static final String SECRET_KEY_PREFIX = "AppCreds;";
+  private static final StoreVersion SECRETS_VERSION = new StoreVersion(1, 0);
+
+  private final Map<String, Boolean> apps = new ConcurrentHashMap<>();
+  private ShuffleSecretManager secrets;
+  private DB secretsDb;
+  private ExternalBlockHandler blockHandler;
+  private TransportContext transportContext;
+  private TransportServer server;
+  private int boundPort = -1;
+
+  public KaeYarnShuffleService() {
+    this(DEFAULT_NAME);
+  }
+
+  protected KaeYarnShuffleService(String name) {
+    super(name);
+  }
+
+  @Override
+  protected void serviceInit(Configuration conf) throws Exception {
+    boolean stopOnFailure = conf.getBoolean(STOP_ON_FAILURE, false);
+    try {
+      start(conf);
+    } catch (Exception e) {
+      closeQuietly();
+      if (stopOnFailure) {
+        throw e;
+      }
+      LOG.error("KAE shuffle service could not start and serves nothing ({}=false keeps the "
+          + "NodeManager running): {}", STOP_ON_FAILURE, e.toString(), e);
+    }
+    super.serviceInit(conf);
+  }
+
+  private void start(Configuration conf) throws Exception {
+    int port = conf.getInt(PORT, DEFAULT_PORT);
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(PORT + "=" + port + ": must be 0-65535");
+    }
+    boolean authenticate = conf.getBoolean(AUTHENTICATE, false);
+    boolean dbEnabled = conf.getBoolean(DB_ENABLED, true);
+    String backend = conf.get(DB_BACKEND, DBBackend.ROCKSDB.name()).trim()
+        .toUpperCase(Locale.ROOT);
+    if (!DBBackend.ROCKSDB.name().equals(backend)) {
+      throw new IllegalArgumentException(DB_BACKEND + "=" + conf.get(DB_BACKEND)
+          + ": this service keeps its state in ROCKSDB only");
+    }
+    String[] localDirs = conf.getTrimmedStrings("yarn.nodemanager.local-dirs");
+    boolean appScoped = conf.getBoolean(APP_SCOPED_DIRS, true);
+
+    TransportConf transportConf = new TransportConf("shuffle", new HadoopConfigProvider(conf));
+    File recovery = dbEnabled ? recoveryDir(localDirs) : null;
+    File executorsDb = recovery == null ? null : new File(recovery, EXECUTORS_DB);
+    blockHandler = new ExternalBlockHandler(transportConf, executorsDb, localDirs, appScoped);
+
+    List<TransportServerBootstrap> bootstraps = new ArrayList<>();
+    if (authenticate) {
+      secrets = new ShuffleSecretManager();
+      if (recovery != null) {
+        secretsDb = DBProvider.initDB(DBBackend.ROCKSDB, new File(recovery, SECRETS_DB),
+            SECRETS_VERSION, new ObjectMapper());
+        reloadSecrets();
+      }
+      bootstraps.add(new AuthServerBootstrap(transportConf, secrets));
+    }
+    transportContext = new TransportContext(transportConf, blockHandler, true);
+    server = transportContext.createServer(port, bootstraps);
+    boundPort = server.getPort();
+    LOG.info("KAE shuffle service '{}' serving on port {} (authentication {}, recovery {}, "
+        + "local dirs {}, app-scoped dirs {})", getName(), boundPort,
+        authenticate ? "on" : "off", recovery == null ? "off" : recovery,
+        Arrays.toString(localDirs), appScoped);
+  }
+
+  /** The NodeManager's recovery directory, else the first local dir (state then as durable). */
+  private File recoveryDir(String[] localDirs) throws IOException {
+    Path p = getRecoveryPath();
+    File dir;
+    if (p != null) {
+      dir = new File(p.toUri().getPath());
+    } else if (localDirs.length > 0) {
+      dir = new File(new File(localDirs[0]), "kae-shuffle-service");
+      LOG.warn("NodeManager recovery is off (yarn.nodemanager.recovery.enabled): keeping shuffle "
+          + "service state in {}", dir);
+    } else {
+      throw new IOException("No recovery directory and no yarn.nodemanager.local-dirs: set "
+          + "yarn.nodemanager.recovery.dir, or " + DB_ENABLED + "=false");
+    }
+    if (!dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("Cannot create the shuffle service's recovery directory " + dir);
+    }
+    return dir;
+  }
+
+  private void reloadSecrets() throws IOException {
+    byte[] prefix = SECRET_KEY_PREFIX.getBytes(StandardCharsets.UTF_8);
+    int n = 0;
+    try (DBIterator it = secretsDb.iterator()) {
+      it.seek(prefix);
+      while (it.hasNext()) {
+        Map.Entry<byte[], byte[]> e = it.next();
+        String key = new String(e.getKey(), StandardCharsets.UTF_8);
+        if (!key.startsWith(SECRET_KEY_PREFIX)) {
+          break;
+        }
+        String appId = key.substring(SECRET_KEY_PREFIX.length());
+        secrets.registerApp(appId, new String(e.getValue(), StandardCharsets.UTF_8));
+        apps.put(appId, Boolean.TRUE);
+        n++;
+      }
+    }
+    LOG.info("KAE shuffle service reloaded the secrets of {} application(s)", n);
+  }
+
+  /** The port the service listens on (useful when configured as 0), or -1 when not serving. */
+  public int port() {
+    return boundPort;
+  }
+
+  @Override
+  public void initializeApplication(ApplicationInitializationContext context) {
+    String appId = context.getApplicationId().toString();
+    ByteBuffer secret = context.getApplicationDataForService();
+    apps.put(appId, Boolean.TRUE);
+    if (secrets == null) {
+      LOG.info("Application {} initialized", appId);
+      return;
+    }
+    if (secret == null || !secret.hasRemaining()) {
+      LOG.warn("Application {} brought no secret: its executors will be refused "
+          + "(run it with spark.authenticate=true)", appId);
+      return;
+    }
+    byte[] bytes = new byte[secret.remaining()];
+    secret.duplicate().get(bytes);
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    secrets.registerApp(appId, text);
+    if (secretsDb != null) {
+      secretsDb.put(key(appId), bytes);
+    }
+    LOG.info("Application {} initialized with its secret", appId);
+  }
+
+  @Override
+  public void stopApplication(ApplicationTerminationContext context) {
+    String appId = context.getApplicationId().toString();
+    apps.remove(appId);
+    if (secrets != null) {
+      secrets.unregisterApp(appId);
+      if (secretsDb != null) {
+        secretsDb.delete(key(appId));
+      }
+    }
+    if (blockHandler != null) {
+      // YARN deletes the application's directories itself.
+      blockHandler.applicationRemoved(appId, false);
+    }
+    LOG.info("Application {} stopped", appId);
+  }
+
+  private static byte[] key(String appId) {
+    return (SECRET_KEY_PREFIX + appId).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void initializeContainer(ContainerInitializationContext context) {
+    LOG.debug("Container {} initialized", context.getContainerId());
+  }
+
+  @Override
+  public void stopContainer(ContainerTerminationContext context) {
+    LOG.debug("Container {} stopped", context.getContainerId());
+  }
+
+  @Override
+  public ByteBuffer getMetaData() {
+    ByteBuffer b = ByteBuffer.allocate(4);
+    b.putInt(0, boundPort);
+    return b;
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    int was = boundPort;
+    closeQuietly();
+    LOG.info("KAE shuffle service '{}' stopped (port {})", getName(), was);
+    super.serviceStop();
+  }
+
+  private void closeQuietly() {
+    try {
+      if (server != null) {
+        server.close();
+      }
+      if (transportContext != null) {
+        transportContext.close();
+      }
+      if (blockHandler != null) {
+        blockHandler.close();
+      }
+      if (secretsDb != null) {
+        secretsDb.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Error while stopping the KAE shuffle service", e);
+    } finally {
+      server = null;
+      transportContext = null;
+      blockHandler = null;
+      secretsDb = null;
+      boundPort = -1;
+    }
+  }
+}
