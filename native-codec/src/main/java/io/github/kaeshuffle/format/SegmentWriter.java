@@ -21,6 +21,8 @@ public final class SegmentWriter extends OutputStream {
   private final SegmentIndexBuilder index = new SegmentIndexBuilder();
   private long bytesWritten;
   private boolean finished;
+  /** The first failure: the segment is broken and every later call says so, never succeeds. */
+  private Exception failed;
 
   public SegmentWriter(BlockEncoder encoder, int blockSize, OutputStream sink) {
     BlockFormat.checkBlockSize(blockSize);
@@ -41,8 +43,14 @@ public final class SegmentWriter extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
-    checkOpen();
     java.util.Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      // Serializers flush empty buffers into a stream they close (Kryo's Output does): harmless
+      // after finish(), but never hides an earlier failure.
+      checkNotFailed();
+      return;
+    }
+    checkOpen();
     while (len > 0) {
       int n = Math.min(len, block.remaining());
       block.put(b, off, n);
@@ -68,13 +76,29 @@ public final class SegmentWriter extends OutputStream {
     }
   }
 
-  private void checkOpen() {
+  private void checkOpen() throws IOException {
+    checkNotFailed();
     if (finished) {
       throw new IllegalStateException("This segment is finished; start a new SegmentWriter.");
     }
   }
 
+  private void checkNotFailed() throws IOException {
+    if (failed != null) {
+      throw new IOException("An earlier write of this segment failed; it is incomplete", failed);
+    }
+  }
+
   private void flushBlock() throws IOException {
+    try {
+      encodeBlock();
+    } catch (IOException | RuntimeException e) {
+      failed = e;
+      throw e;
+    }
+  }
+
+  private void encodeBlock() throws IOException {
     block.flip();
     frame.clear();
     int start = frame.position();
@@ -88,19 +112,28 @@ public final class SegmentWriter extends OutputStream {
 
   /**
    * Encodes the last partial block and writes the index; returns the segment's length in bytes
-   * (0 when nothing was written). Idempotent. Does not flush or close the sink.
+   * (0 when nothing was written). Idempotent once it succeeded; after any failure (here or in an
+   * earlier write) it throws again, so a caller that retries - or a serializer that swallows the
+   * first exception when it closes its stream - can never take a broken segment for a whole one.
+   * Does not flush or close the sink.
    */
   public long finish() throws IOException {
+    checkNotFailed();
     if (!finished) {
-      finished = true;
       if (block.position() > 0) {
         flushBlock();
       }
       if (index.blockCount() > 0) {
         ByteBuffer idx = index.build();
-        sink.write(idx.array(), idx.arrayOffset(), idx.remaining());
+        try {
+          sink.write(idx.array(), idx.arrayOffset(), idx.remaining());
+        } catch (IOException | RuntimeException e) {
+          failed = e;
+          throw e;
+        }
         bytesWritten += idx.remaining();
       }
+      finished = true;
     }
     return bytesWritten;
   }

@@ -279,4 +279,53 @@ class SegmentFormatTest {
       assertThrows(CorruptBlockException.class, () -> readStreamed(bad, null));
     }
   }
+
+  /**
+   * A sink that fails (a full disk) leaves the writer failed: finishing again, as a serializer
+   * closing its stream does, throws again instead of ending a truncated segment quietly.
+   */
+  @Test
+  void aFailedSinkLeavesTheSegmentFailed() throws Exception {
+    int[] writes = {0};
+    java.io.OutputStream full = new java.io.OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        if (++writes[0] > 2) {
+          throw new IOException("No space left on device");
+        }
+      }
+    };
+    byte[] data = new byte[100_000];
+    new java.util.Random(1).nextBytes(data);
+    try (BlockEncoder e = new BlockEncoder(TestCodecs.all().get(0))) {
+      SegmentWriter w = new SegmentWriter(e, 16384, full);
+      assertThrows(IOException.class, () -> w.write(data));
+      assertThrows(IOException.class, w::finish);
+      assertThrows(IOException.class, w::close);
+      assertThrows(IOException.class, () -> w.write(1));
+      // Failing while the index is written also sticks.
+      writes[0] = 0;
+      SegmentWriter atIndex = new SegmentWriter(e, 16384, new java.io.OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+          throw new IOException("No space left on device");
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          if (len < 64) {
+            throw new IOException("No space left on device");
+          }
+        }
+      });
+      atIndex.write(data, 0, 16384);
+      assertThrows(IOException.class, atIndex::finish);
+      assertThrows(IOException.class, atIndex::finish);
+    }
+  }
 }

@@ -90,7 +90,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     } catch {
       case e: Exception =>
         MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
-        throw e
+        throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
     }
     context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)
     context.taskMetrics().incMemoryBytesSpilled(buffer.memorySpilled)

@@ -73,7 +73,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     } catch {
       case e: Exception =>
         MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
-        throw e
+        throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
     } finally {
       encoder.close()
       onStats(encoder.stats())
@@ -108,7 +108,14 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
         out.writeValue[Any](record._2)
         records += 1
       }
-      out.close() // flushes the serializer into the segment and finishes it (index written)
+      // Flush the serializer into the segment, then finish the segment (last block, index)
+      // ourselves: a serializer may swallow exceptions when it closes (Kryo's Output.close
+      // ignores the IOException of the stream it closes), and a failed disk write must fail the
+      // task, never commit a truncated segment. Closing the serializer afterwards is a no-op for
+      // the finished segment.
+      out.flush()
+      segment.finish()
+      out.close()
       sink.flush()
     } finally {
       partitionStream.close()

@@ -1,10 +1,27 @@
 package org.apache.spark.shuffle.kae
 
+import java.io.IOException
+
+import org.apache.spark.TaskContext
 import org.apache.spark.internal.Logging
 import org.apache.spark.shuffle.api.ShuffleMapOutputWriter
 
 /** What both map-side writers do with Spark's map output writer when writing fails. */
 private[spark] object MapOutputs extends Logging {
+  /**
+   * The exception a task fails with when its map output could not be written or committed: an
+   * I/O error gains which shuffle, map output and task attempt it hit (Spark shows it as the
+   * task's failure reason); anything else is left as it is.
+   */
+  def failure(cause: Exception, shuffleId: Int, mapId: Long, context: TaskContext): Exception =
+    cause match {
+      case io: IOException =>
+        new IOException(s"KAE Shuffle could not write the map output of shuffle $shuffleId " +
+          s"(map $mapId, partition ${context.partitionId()}, attempt " +
+          s"${context.attemptNumber()}); its partial output was discarded: ${io.getMessage}", io)
+      case other => other
+    }
+
   /**
    * Aborts `writer` after `cause`; a failure to abort is logged and attached to `cause` as
    * suppressed, never allowed to replace it.

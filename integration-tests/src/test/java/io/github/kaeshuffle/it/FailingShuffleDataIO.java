@@ -1,0 +1,116 @@
+package io.github.kaeshuffle.it;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.api.ShuffleDataIO;
+import org.apache.spark.shuffle.api.ShuffleDriverComponents;
+import org.apache.spark.shuffle.api.ShuffleExecutorComponents;
+import org.apache.spark.shuffle.api.ShuffleMapOutputWriter;
+import org.apache.spark.shuffle.api.ShufflePartitionWriter;
+import org.apache.spark.shuffle.api.metadata.MapOutputCommitMessage;
+import org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO;
+
+/**
+ * Spark's local-disk shuffle storage ({@code spark.shuffle.sort.io.plugin.class}) with a disk
+ * error injected into the first attempt of map task 0: while its bytes are written
+ * ({@code spark.kae.test.failWrite=write}) or when it commits ({@code =commit}). Everything else
+ * is Spark's own code writing real files.
+ */
+public final class FailingShuffleDataIO implements ShuffleDataIO {
+  public static final String MODE = "spark.kae.test.failWrite";
+  private final LocalDiskShuffleDataIO delegate;
+  private final String mode;
+
+  public FailingShuffleDataIO(SparkConf conf) {
+    this.delegate = new LocalDiskShuffleDataIO(conf);
+    this.mode = conf.get(MODE, "none");
+  }
+
+  @Override
+  public ShuffleDriverComponents driver() {
+    return delegate.driver();
+  }
+
+  @Override
+  public ShuffleExecutorComponents executor() {
+    ShuffleExecutorComponents local = delegate.executor();
+    return new ShuffleExecutorComponents() {
+      @Override
+      public void initializeExecutor(String appId, String execId, Map<String, String> extra) {
+        local.initializeExecutor(appId, execId, extra);
+      }
+
+      @Override
+      public ShuffleMapOutputWriter createMapOutputWriter(int shuffleId, long mapTaskId,
+          int numPartitions) throws IOException {
+        ShuffleMapOutputWriter writer =
+            local.createMapOutputWriter(shuffleId, mapTaskId, numPartitions);
+        TaskContext task = TaskContext.get();
+        boolean fail = task != null && task.partitionId() == 0 && task.attemptNumber() == 0;
+        return fail ? new Failing(writer) : writer;
+      }
+    };
+  }
+
+  private static IOException diskError() {
+    return new IOException("No space left on device (injected by FailingShuffleDataIO)");
+  }
+
+  private final class Failing implements ShuffleMapOutputWriter {
+    private final ShuffleMapOutputWriter writer;
+    private long written;
+
+    Failing(ShuffleMapOutputWriter writer) {
+      this.writer = writer;
+    }
+
+    @Override
+    public ShufflePartitionWriter getPartitionWriter(int reducePartitionId) throws IOException {
+      ShufflePartitionWriter p = writer.getPartitionWriter(reducePartitionId);
+      return new ShufflePartitionWriter() {
+        @Override
+        public OutputStream openStream() throws IOException {
+          return new FilterOutputStream(p.openStream()) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+              // Fails once some bytes of the map output are already in the file.
+              if ("write".equals(mode) && written > 1000) {
+                throw diskError();
+              }
+              written += len;
+              out.write(b, off, len);
+            }
+
+            @Override
+            public void write(int b) throws IOException {
+              write(new byte[] {(byte) b}, 0, 1);
+            }
+          };
+        }
+
+        @Override
+        public long getNumBytesWritten() {
+          return p.getNumBytesWritten();
+        }
+      };
+    }
+
+    @Override
+    public MapOutputCommitMessage commitAllPartitions(long[] checksums) throws IOException {
+      if ("commit".equals(mode)) {
+        throw diskError();
+      }
+      return writer.commitAllPartitions(checksums);
+    }
+
+    @Override
+    public void abort(Throwable error) throws IOException {
+      writer.abort(error);
+    }
+  }
+}

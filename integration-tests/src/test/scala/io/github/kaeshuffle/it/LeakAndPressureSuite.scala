@@ -1,0 +1,93 @@
+package io.github.kaeshuffle.it
+
+import java.lang.management.{BufferPoolMXBean, ManagementFactory}
+import java.util.concurrent.atomic.AtomicLong
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.deploy.Pairs
+import io.github.kaeshuffle.workloads.WorkloadJobs
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.{HashPartitioner, SparkContext, Success}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
+/**
+ * Memory over many tasks and under pressure: 1,000 tasks leave no task memory
+ * (`spark.unsafe.exceptionOnMemoryLeak`), no mapped buffers and no direct memory behind; executors
+ * with little execution memory spill (map and reduce side) instead of failing.
+ */
+class LeakAndPressureSuite extends AnyFunSuite {
+
+  private def pool(name: String): BufferPoolMXBean =
+    ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
+      .find(_.getName == name).get
+
+  private def manyTasks(sc: SparkContext): Long =
+    sc.parallelize(0 until 50000, 500).map(i => (i % 997, i.toLong))
+      .partitionBy(new HashPartitioner(500))
+      .mapPartitions(it => Iterator(it.map(_._2).sum)).collect().sum
+
+  for (window <- Seq("direct", "mapped")) {
+    test(s"1,000 tasks leak no task, direct or mapped memory ($window window)") {
+      val conf = Sessions.conf(Some("auto"), Sessions.Kryo, "local[2]")
+        .set("spark.shuffle.kae.reader.window", window)
+        .set("spark.shuffle.kae.blockSize", "16k")
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        val tasks = new AtomicLong
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+            if (e.reason == Success) tasks.incrementAndGet()
+        })
+        val expected = (0 until 50000).map(_.toLong).sum
+        assert(manyTasks(sc) == expected) // warms up pools, codecs and threads
+        System.gc()
+        val mapped = pool("mapped")
+        val direct = pool("direct")
+        val (mappedCount, directBytes) = (mapped.getCount, direct.getMemoryUsed)
+        tasks.set(0)
+        assert(manyTasks(sc) == expected)
+        KaeSparkAccess.drainListeners(sc)
+        assert(tasks.get == 1000, s"${tasks.get} tasks")
+        // Every segment map and decode window is released explicitly when its task ends.
+        assert(mapped.getCount <= mappedCount,
+          s"mapped buffers: ${mapped.getCount} after, $mappedCount before")
+        assert(direct.getMemoryUsed <= directBytes + (1L << 20),
+          s"direct memory: ${direct.getMemoryUsed} after, $directBytes before")
+      }
+    }
+  }
+
+  /** Sorted within partitions by (key, value): a total order, so the digest is deterministic. */
+  private def sorted(sc: SparkContext): RDD[((String, Long), Int)] =
+    Pairs.pairs(sc, 150000).map(p => (p, 1))
+      .repartitionAndSortWithinPartitions(new HashPartitioner(8))
+
+  test("executors with little execution memory spill on both sides and give Spark's result") {
+    val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
+      WorkloadJobs.ordered(sorted(spark.sparkContext))
+    }
+    val spilled = new AtomicLong
+    val actual = Sessions.withTestingMode {
+      Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo, "local-cluster[2,1,1024]")
+          .set("spark.executor.memory", "512m")
+          .set("spark.memory.fraction", "0.02")
+          .set("spark.shuffle.spill.initialMemoryThreshold", "65536")) { spark =>
+        val sc = spark.sparkContext
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
+            spilled.addAndGet(e.taskMetrics.diskBytesSpilled)
+          }
+        })
+        val d = WorkloadJobs.ordered(sorted(sc))
+        KaeSparkAccess.drainListeners(sc)
+        d
+      }
+    }
+    assert(actual.sameAs(expected), s"KAE $actual vs Spark $expected")
+    assert(spilled.get > 0, "nothing was spilled: the pressure was not real")
+  }
+}

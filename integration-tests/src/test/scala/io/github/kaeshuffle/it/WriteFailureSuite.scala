@@ -1,0 +1,60 @@
+package io.github.kaeshuffle.it
+
+import java.io.File
+import java.nio.file.Files
+import java.util.concurrent.ConcurrentLinkedQueue
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.deploy.Pairs
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.ExceptionFailure
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
+/**
+ * A disk error while a map task writes its output, or when it commits it (injected into Spark's
+ * own local-disk shuffle storage by [[FailingShuffleDataIO]]): the attempt fails with a message
+ * that names the shuffle, map output and attempt; none of its files is left behind; the retried
+ * attempt commits and the job's result is exactly right. Both writers.
+ */
+class WriteFailureSuite extends AnyFunSuite {
+  private val writers = Seq(
+    "block writer" -> Sessions.Kryo,
+    "sort writer (map-side combine)" -> Sessions.Kryo)
+
+  for (mode <- Seq("write", "commit"); (writer, serializer) <- writers) {
+    test(s"disk error on $mode ($writer): clear failure, no partial output, retry commits") {
+      val conf = Sessions.conf(Some("auto"), serializer, "local[2,2]") // 2 attempts per task
+        .set("spark.shuffle.sort.io.plugin.class", classOf[FailingShuffleDataIO].getName)
+        .set(FailingShuffleDataIO.MODE, mode)
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        val failures = new ConcurrentLinkedQueue[(Long, String)]()
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
+            case f: ExceptionFailure => failures.add((e.taskInfo.taskId, f.toErrorString))
+            case _ =>
+          }
+        })
+        val result =
+          if (writer.startsWith("block")) Pairs.sumsOf(Pairs.partitioned(sc))
+          else Pairs.pairs(sc).reduceByKey(_ + _, Pairs.Reducers).collect().toMap
+        KaeSparkAccess.drainListeners(sc)
+        assert(result == Pairs.expectedSums())
+        assert(failures.size == 1, s"expected one failed attempt: $failures")
+        val (failedMapId, message) = failures.peek()
+        assert(message.contains("KAE Shuffle could not write the map output of shuffle 0") &&
+          message.contains("attempt 0") && message.contains("No space left on device"), message)
+        val root = new File(sc.getConf.get("spark.local.dir")).toPath
+        val leftovers = Files.walk(root).iterator().asScala
+          .filter(_.getFileName.toString.startsWith(s"shuffle_0_${failedMapId}_")).toSeq
+        assert(leftovers.isEmpty, s"the failed attempt left files: $leftovers")
+        val committed = Files.walk(root).iterator().asScala
+          .count(_.getFileName.toString.matches("shuffle_0_\\d+_0\\.data"))
+        assert(committed == Pairs.MapTasks, s"$committed map outputs committed")
+      }
+    }
+  }
+}
