@@ -19,7 +19,9 @@ import org.apache.spark.sql.SparkSession
  * reports, one `key value` line each: `executorsGone`, `mapTasksAfter` (map tasks run again:
  * 0 when the service served everything), `resultOk`, `manager`, `kae.<total>`.
  *
- * Arguments: `<report file>` (the rest is ignored).
+ * Arguments: `<report file> <ignored> [gate directory]`. With a gate directory, the application
+ * writes `map-done` there once its executors are gone and waits (at most 180 s) for `go` before
+ * the reduce stage, so a test can restart the shuffle service in between.
  */
 object ShuffleServiceApp {
   def main(args: Array[String]): Unit = {
@@ -38,6 +40,14 @@ object ShuffleServiceApp {
         Thread.sleep(200)
       }
       lines += s"executorsGone ${KaeSparkAccess.executorIds(sc).isEmpty}"
+      if (args.length > 2 && args(2).nonEmpty) {
+        val gate = Paths.get(args(2))
+        Files.createDirectories(gate)
+        Files.write(gate.resolve("map-done"), Array.emptyByteArray)
+        val until = System.nanoTime() + 180L * 1000 * 1000 * 1000
+        while (!Files.exists(gate.resolve("go")) && System.nanoTime() < until) Thread.sleep(200)
+        lines += s"gateOpened ${Files.exists(gate.resolve("go"))}"
+      }
       val mapTasks = new AtomicInteger
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit =

@@ -102,4 +102,7 @@ final class MiniYarn(name: String, configure: YarnConfiguration => Unit = _ => (
 
   /** The NodeManager's own log lines of this JVM are in the test output; its work dir: */
   def workDir: Path = cluster.getTestWorkDir.toPath
+
+  def nodeManager: org.apache.hadoop.yarn.server.nodemanager.NodeManager =
+    cluster.getNodeManager(0)
 }

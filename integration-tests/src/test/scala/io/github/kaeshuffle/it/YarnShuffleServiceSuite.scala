@@ -1,7 +1,14 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
+import java.nio.file.Files
 
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration.Duration
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.yarn.server.api.AuxiliaryService
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -37,9 +44,8 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     try yarn.stop() finally super.afterAll()
   }
 
-  test("executors released after the map stage; the reduce stage reads through the service, " +
-      "authenticated") {
-    val conf = yarn.sparkConf("auto") - "spark.executor.instances" ++ Map(
+  private def serviceConf(): Map[String, String] =
+    yarn.sparkConf("auto") - "spark.executor.instances" ++ Map(
       "spark.shuffle.service.enabled" -> "true",
       "spark.shuffle.service.port" -> port.toString,
       "spark.authenticate" -> "true",
@@ -49,7 +55,55 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       "spark.dynamicAllocation.minExecutors" -> "0",
       "spark.dynamicAllocation.initialExecutors" -> "2",
       "spark.dynamicAllocation.maxExecutors" -> "2")
-    val report = yarn.submit("yarn-service", "client", conf, Nil,
+
+  /**
+   * Restarts the NodeManager's shuffle service: the running instance is stopped, and a new one
+   * is made as the NodeManager makes it (its own class loader over the -yarn jar, the
+   * NodeManager's configuration) and started on the same port and state directory. What an
+   * executor registered, and the application's secret, must come back from RocksDB.
+   */
+  /** How the NodeManager wraps a service loaded from its own class path (package-private). */
+  private val CustomLoaderService =
+    "org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxiliaryServiceWithCustomClassLoader"
+  private lazy val newInstance = {
+    val m = Class.forName(CustomLoaderService).getDeclaredMethod("getInstance",
+      classOf[Configuration], classOf[String], classOf[String], classOf[Array[String]])
+    m.setAccessible(true)
+    m
+  }
+
+  private def restartService(): AuxiliaryService = {
+    val nm = yarn.nodeManager
+    val aux = nm.getNMContext.getAuxServices
+    val getServices = aux.getClass.getDeclaredMethod("getServices")
+    getServices.setAccessible(true)
+    val running = getServices.invoke(aux).asInstanceOf[java.util.Collection[AuxiliaryService]]
+      .asScala.filter(_.getClass.getName == CustomLoaderService)
+    assert(running.size == 1, s"services: $running")
+    running.head.stop()
+    val deadline = System.nanoTime() + 30L * 1000 * 1000 * 1000
+    var fresh: AuxiliaryService = null
+    while (fresh == null) {
+      val s = newInstance.invoke(null, nm.getConfig,
+        "io.github.kaeshuffle.yarn.KaeYarnShuffleService", serviceJar.getAbsolutePath,
+        Array.empty[String]).asInstanceOf[AuxiliaryService]
+      try {
+        s.init(nm.getConfig)
+        s.start()
+        fresh = s
+      } catch {
+        case _: Exception if System.nanoTime() < deadline =>
+          // The stopped server's connections close a moment later (same JVM): bind again.
+          s.stop()
+          Thread.sleep(500)
+      }
+    }
+    fresh
+  }
+
+  test("executors released after the map stage; the reduce stage reads through the service, " +
+      "authenticated") {
+    val report = yarn.submit("yarn-service", "client", serviceConf(), Nil,
       mainClass = Submit.ShuffleServiceApp)
     val text = report.lines.mkString("\n")
     assert(report.lines.contains("executorsGone true"), text)
@@ -57,5 +111,27 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
     assert(report.manager == Submit.Manager, text)
     assert(report.long("kae.write.codecCalls") > 0, text)
+  }
+
+  // Last: it replaces the NodeManager's service instance.
+  test("the service restarted between the stages serves the reduce stage from RocksDB state") {
+    val gate = ClusterFaults.tmpDir("yarn-gate")
+    val report = Future {
+      yarn.submit("yarn-service-restart", "client", serviceConf(), Seq(gate.toString),
+        mainClass = Submit.ShuffleServiceApp)
+    }(ExecutionContext.global)
+    ClusterFaults.awaitCondition("the map stage and the executors' release", 240)(
+      Files.exists(gate.resolve("map-done")) || report.isCompleted)
+    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+    val fresh = restartService()
+    try {
+      Files.write(gate.resolve("go"), Array.emptyByteArray)
+      val r = Await.result(report, Duration(300, "s"))
+      val text = r.lines.mkString("\n")
+      assert(r.lines.contains("executorsGone true"), text)
+      assert(r.lines.contains("gateOpened true"), text)
+      assert(r.lines.contains("resultOk true"), text)
+      assert(r.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+    } finally fresh.stop()
   }
 }
