@@ -18,8 +18,9 @@ import org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO;
 /**
  * Spark's local-disk shuffle storage ({@code spark.shuffle.sort.io.plugin.class}) with a disk
  * error injected into the first attempt of map task 0: while its bytes are written
- * ({@code spark.kae.test.failWrite=write}) or when it commits ({@code =commit}). Everything else
- * is Spark's own code writing real files.
+ * ({@code spark.kae.test.failWrite=write}), when it commits ({@code =commit}), or right after
+ * its output was committed ({@code =afterCommit}). Everything else is Spark's own code writing
+ * real files.
  */
 public final class FailingShuffleDataIO implements ShuffleDataIO {
   public static final String MODE = "spark.kae.test.failWrite";
@@ -105,7 +106,13 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
       if ("commit".equals(mode)) {
         throw diskError();
       }
-      return writer.commitAllPartitions(checksums);
+      MapOutputCommitMessage committed = writer.commitAllPartitions(checksums);
+      if ("afterCommit".equals(mode)) {
+        // The attempt's files are committed, then the attempt is lost: its retry commits the
+        // same map task again, as the slower of two speculative copies does.
+        throw new IOException("Attempt lost after its commit (injected by FailingShuffleDataIO)");
+      }
+      return committed;
     }
 
     @Override

@@ -29,7 +29,7 @@ object ReaderBenchmark {
   private case class Sample(job: Double, reduce: Double, waitMs: Double)
 
   def main(args: Array[String]): Unit = {
-    val out = Paths.get(args.lift(0).getOrElse("docs/benchmarks/ReaderBenchmark-results.md"))
+    val out = Paths.get(args.lift(0).getOrElse("docs/benchmarks/ReaderBenchmark-small.md"))
     val size = Workloads.Size.of(args.lift(1).getOrElse("small"))
     val reps = args.lift(2).map(_.toInt).getOrElse(3)
     val workloads = Seq("sort", "lda-edges")
@@ -42,7 +42,8 @@ object ReaderBenchmark {
     }
     val md = new StringBuilder
     md ++= "# Reader: decompressing ahead, direct vs mapped window\n\n"
-    md ++= s"Produced by `mvn -B -pl integration-tests -am -Pbench-reader verify` (class " +
+    md ++= s"Produced by `mvn -B -pl integration-tests -am -Pbench-reader verify " +
+      s"-Dbench.size=${size.name.toLowerCase(Locale.ROOT)} -Dbench.reps=$reps` (class " +
       s"`${getClass.getName.stripSuffix("$")}`), size `${size.name.toLowerCase(Locale.ROOT)}`, " +
       s"local[2], Kryo, KAE Shuffle codec auto, 256 KiB blocks, 2 MiB window; $reps timed " +
       "repetitions after one warm-up, configurations alternating. Median (min-max) seconds.\n\n"

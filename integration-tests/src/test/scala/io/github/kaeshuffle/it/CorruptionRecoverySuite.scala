@@ -49,17 +49,16 @@ class CorruptionRecoverySuite extends AnyFunSuite {
     raf.write(b ^ 0x5a)
   }
 
-  /** Flips bytes in the middle of every map output of shuffle 0. */
-  private def corruptShuffleFiles(sc: SparkContext): Int =
-    corrupt(sc, "data")(raf => flipByteAt(raf, raf.length() / 2))
-
   /**
    * Runs the job, damages its committed files, runs it again: the result must be exactly right.
    * Returns the number of fetch failures the second run met.
    */
-  private def damagedRun(suffix: String)(damage: RandomAccessFile => Unit): Int = {
+  private def damagedRun(suffix: String, prefetch: Boolean = true)(
+      damage: RandomAccessFile => Unit): Int = {
     val exp = expected
-    Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo)) { spark =>
+    val conf = Sessions.conf(Some("auto"), Sessions.Kryo)
+      .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
+    Sessions.withSession(conf) { spark =>
       val sc = spark.sparkContext
       val fetchFailures = new AtomicInteger
       sc.addSparkListener(new SparkListener {
@@ -69,9 +68,9 @@ class CorruptionRecoverySuite extends AnyFunSuite {
         }
       })
       val rdd = data(sc)
-      rdd.count()
+      rdd.count() // writes and commits the map outputs of shuffle 0
       assert(corrupt(sc, suffix)(damage) == 4, s"expected 4 .$suffix files")
-      assert(answer(rdd) == exp)
+      assert(answer(rdd) == exp) // reads the damaged outputs first
       KaeSparkAccess.drainListeners(sc)
       fetchFailures.get
     }
@@ -104,25 +103,8 @@ class CorruptionRecoverySuite extends AnyFunSuite {
 
   for (prefetch <- Seq(true, false)) {
     test(s"a corrupted .data file is detected and the map stage re-run (prefetch $prefetch)") {
-      val exp = expected
-      val conf = Sessions.conf(Some("auto"), Sessions.Kryo)
-        .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
-      Sessions.withSession(conf) { spark =>
-        val sc = spark.sparkContext
-        val fetchFailures = new AtomicInteger
-        sc.addSparkListener(new SparkListener {
-          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
-            case _: FetchFailed => fetchFailures.incrementAndGet()
-            case _ =>
-          }
-        })
-        val rdd = data(sc)
-        rdd.count() // writes and commits the map outputs of shuffle 0
-        assert(corruptShuffleFiles(sc) == 4)
-        assert(answer(rdd) == exp) // reads the corrupted outputs first
-        KaeSparkAccess.drainListeners(sc)
-        assert(fetchFailures.get > 0, "the corruption was not reported as a fetch failure")
-      }
+      assert(damagedRun("data", prefetch)(raf => flipByteAt(raf, raf.length() / 2)) > 0,
+        "the corruption was not reported as a fetch failure")
     }
   }
 

@@ -57,4 +57,38 @@ class WriteFailureSuite extends AnyFunSuite {
       }
     }
   }
+
+  for (oldProtocol <- Seq(true, false)) {
+    test("an attempt lost after its commit and a retry that commits again, as two speculative " +
+        s"copies do: one consistent output (old fetch protocol $oldProtocol)") {
+      // With the old fetch protocol both attempts write the same file names (map id = partition)
+      // and the second commit must keep one consistent pair; with the new one each attempt has
+      // its own files and the driver keeps the retry's status.
+      val conf = Sessions.conf(Some("auto"), Sessions.Kryo, "local[2,2]")
+        .set("spark.shuffle.sort.io.plugin.class", classOf[FailingShuffleDataIO].getName)
+        .set(FailingShuffleDataIO.MODE, "afterCommit")
+        .set("spark.shuffle.useOldFetchProtocol", oldProtocol.toString)
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        val failures = new ConcurrentLinkedQueue[String]()
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
+            case f: ExceptionFailure => failures.add(f.toErrorString)
+            case _ =>
+          }
+        })
+        assert(Pairs.sumsOf(Pairs.partitioned(sc)) == Pairs.expectedSums())
+        KaeSparkAccess.drainListeners(sc)
+        assert(failures.size == 1 && failures.peek().contains("lost after its commit"),
+          failures.toString)
+        val root = new File(sc.getConf.get("spark.local.dir")).toPath
+        val names = Files.walk(root).iterator().asScala.map(_.getFileName.toString)
+          .filter(_.startsWith("shuffle_0_")).toSeq
+        val data = names.count(_.matches("shuffle_0_\\d+_0\\.data"))
+        assert(data == (if (oldProtocol) Pairs.MapTasks else Pairs.MapTasks + 1), names)
+        val temporary = names.filter(_.matches(".*\\.(data|index)\\..+"))
+        assert(temporary.isEmpty, s"temporary files left: $temporary")
+      }
+    }
+  }
 }
