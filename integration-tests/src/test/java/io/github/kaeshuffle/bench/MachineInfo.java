@@ -24,7 +24,7 @@ final class MachineInfo {
     sb.append("- JVM: ").append(System.getProperty("java.vm.name")).append(' ')
         .append(System.getProperty("java.runtime.version")).append('\n');
     sb.append("- Libraries: ").append(run("dpkg-query", "-W", "-f",
-        "${Package} ${Version}, ", "zlib1g", "libdeflate0").replaceAll(",\\s*$", "")).append('\n');
+        "${Package}:${Architecture} ${Version}, ", "zlib1g", "libdeflate0").replaceAll(",\\s*$", "")).append('\n');
     return sb.toString();
   }
 
