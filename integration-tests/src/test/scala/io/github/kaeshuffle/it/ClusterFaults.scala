@@ -1,7 +1,7 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
-import java.net.ServerSocket
+import java.net.{BindException, ServerSocket}
 import java.nio.file.{Files, Path}
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
@@ -9,9 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.deploy.Pairs
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.yarn.server.api.AuxiliaryService
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext}
-import org.apache.spark.rdd.{RDD, ShuffledRDD}
+import org.apache.spark.rdd.ShuffledRDD
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
@@ -113,10 +115,6 @@ object ClusterFaults {
       if (e.taskType == "ShuffleMapTask") ran.incrementAndGet()
   }
 
-  def expectedSums(): Map[String, Long] = Pairs.expectedSums()
-  def sumsOf(shuffled: RDD[(String, Long)]): Map[String, Long] = Pairs.sumsOf(shuffled)
-  def partitioned(sc: SparkContext): RDD[(String, Long)] = Pairs.partitioned(sc)
-
   /** Settings for an application whose executors register with a shuffle service. */
   def withService(conf: SparkConf, port: Int, localDir: Path): SparkConf =
     conf.set("spark.executor.memory", "512m")
@@ -137,7 +135,7 @@ object ClusterFaults {
       KaeSparkAccess.clearLocalRootDirs()
       Sessions.withSession(conf) { spark =>
         val sc = spark.sparkContext
-        val shuffled = partitioned(sc).asInstanceOf[ShuffledRDD[String, Long, Long]]
+        val shuffled = Pairs.partitioned(sc).asInstanceOf[ShuffledRDD[String, Long, Long]]
         val dep = shuffled.dependencies.head.asInstanceOf[ShuffleDependency[String, Long, Long]]
         awaitCondition("2 executors", 60)(KaeSparkAccess.executorIds(sc).size == 2)
         KaeSparkAccess.runMapStage(sc, dep)
@@ -152,11 +150,37 @@ object ClusterFaults {
         sc.requestExecutors(2)
         awaitCondition("new executors", 60)(KaeSparkAccess.executorIds(sc).size == 2)
         assert(KaeSparkAccess.executorIds(sc).toSet.intersect(before.toSet).isEmpty)
-        val result = sumsOf(shuffled)
+        val result = Pairs.sumsOf(shuffled)
         KaeSparkAccess.drainListeners(sc)
         (result, mapTasks.ran.get)
       }
     }
+
+  /**
+   * Makes, inits and starts a NodeManager auxiliary service, again while its port is still taken
+   * by one stopped a moment before in this JVM (Netty closes a stopped server's accepted
+   * connections a little later). A NodeManager restart is a new process and never needs this.
+   */
+  def startRebinding(conf: Configuration)(make: => AuxiliaryService): AuxiliaryService = {
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30)
+    var started: AuxiliaryService = null
+    while (started == null) {
+      val s = make
+      try {
+        s.init(conf)
+        s.start()
+        started = s
+      } catch {
+        case e: Exception if bindFailure(e) && System.nanoTime() < deadline =>
+          s.stop()
+          Thread.sleep(250)
+      }
+    }
+    started
+  }
+
+  private def bindFailure(e: Throwable): Boolean =
+    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).exists(_.isInstanceOf[BindException])
 
   def tmpDir(prefix: String): Path =
     Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath, prefix)

@@ -2,6 +2,7 @@ package io.github.kaeshuffle.it
 
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicReference}
 
+import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.it.ClusterFaults._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -47,11 +48,11 @@ class ExecutorLossSuite extends AnyFunSuite {
                 }
               }
           })
-          val sums = partitioned(sc).mapPartitions { it =>
+          val sums = Pairs.partitioned(sc).mapPartitions { it =>
             Thread.sleep(700) // keep the reduce stage running while an executor dies
             it
           }
-          val r = sumsOf(sums)
+          val r = Pairs.sumsOf(sums)
           KaeSparkAccess.drainListeners(sc)
           assert(killed.get != null, "no executor was killed")
           assert(mapTasks.ran.get > 4, s"the lost map output was not recomputed " +
@@ -59,7 +60,8 @@ class ExecutorLossSuite extends AnyFunSuite {
           r
         }
       }
-      assert(result == expectedSums(), s"wrong result after executor ${killed.get} was killed")
+      assert(result == Pairs.expectedSums(),
+        s"wrong result after executor ${killed.get} was killed")
     }
   }
 }

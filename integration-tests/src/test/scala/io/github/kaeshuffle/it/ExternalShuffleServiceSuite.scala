@@ -1,5 +1,6 @@
 package io.github.kaeshuffle.it
 
+import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.it.ClusterFaults._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -25,7 +26,7 @@ class ExternalShuffleServiceSuite extends AnyFunSuite {
         assert(service.rocksDbFiles.nonEmpty, "no RocksDB store was written")
         service.start()
       }
-      assert(result == expectedSums(), "wrong result read through the shuffle service")
+      assert(result == Pairs.expectedSums(), "wrong result read through the shuffle service")
       val log = service.logText
       assert(mapTasksAfter == 0, s"the map stage ran again ($mapTasksAfter tasks): the " +
         s"service did not serve the files\n${log.takeRight(5000)}")
@@ -42,7 +43,7 @@ class ExternalShuffleServiceSuite extends AnyFunSuite {
         service.stop()
         service.start()
       }
-      assert(result == expectedSums())
+      assert(result == Pairs.expectedSums())
       assert(mapTasksAfter >= 4, "the lost map output was not recomputed")
     } finally service.stop()
   }

@@ -8,6 +8,7 @@ import java.util.concurrent.{ConcurrentLinkedQueue, CountDownLatch, TimeUnit}
 import java.util.concurrent.atomic.AtomicLong
 import java.util.zip.CRC32
 
+import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.it.ClusterFaults._
 import io.github.kaeshuffle.yarn.KaeYarnShuffleService
 import org.apache.hadoop.conf.Configuration
@@ -41,25 +42,11 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
     conf.setBoolean(KaeYarnShuffleService.APP_SCOPED_DIRS, appScoped)
     conf.setBoolean(KaeYarnShuffleService.AUTHENTICATE, auth)
     conf.setBoolean(KaeYarnShuffleService.STOP_ON_FAILURE, true)
-    // A restart in the same JVM: the stopped server's accepted connections close a little
-    // later (Netty's graceful shutdown), and until then the port may refuse a new bind. A
-    // NodeManager restart is a new process, where the kernel has closed them all.
-    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30)
-    var started: KaeYarnShuffleService = null
-    while (started == null) {
+    val started = ClusterFaults.startRebinding(conf) {
       val s = new KaeYarnShuffleService()
       s.setRecoveryPath(new HPath(recovery.toUri))
-      try {
-        s.init(conf)
-        s.start()
-        started = s
-      } catch {
-        case e: Exception if e.getCause.isInstanceOf[java.net.BindException] &&
-            System.nanoTime() < deadline =>
-          s.stop()
-          Thread.sleep(250)
-      }
-    }
+      s
+    }.asInstanceOf[KaeYarnShuffleService]
     assert(started.port() == port)
     started
   }
@@ -77,7 +64,7 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
           s.stop()
           s = service(dir.resolve("recovery"), local, port, appScoped = false)
         }
-        assert(result == expectedSums(), s"wrong result served from $label files")
+        assert(result == Pairs.expectedSums(), s"wrong result served from $label files")
         assert(mapTasksAfter == 0, s"the map stage ran again ($mapTasksAfter tasks)")
         assert(Files.isDirectory(dir.resolve("recovery").resolve("registeredExecutors.rdb")))
       } finally s.stop()

@@ -77,11 +77,7 @@ class LeakAndPressureSuite extends AnyFunSuite {
           .set("spark.memory.fraction", "0.02")
           .set("spark.shuffle.spill.initialMemoryThreshold", "65536")) { spark =>
         val sc = spark.sparkContext
-        sc.addSparkListener(new SparkListener {
-          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
-            spilled.addAndGet(e.taskMetrics.diskBytesSpilled)
-          }
-        })
+        Sessions.addToTotal(sc, spilled)(_.diskBytesSpilled)
         val d = WorkloadJobs.ordered(sorted(sc))
         KaeSparkAccess.drainListeners(sc)
         d

@@ -6,7 +6,6 @@ import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -34,11 +33,7 @@ class LocalClusterSuite extends AnyFunSuite {
         Sessions.withSession(Sessions.conf(Some(codec), Sessions.Kryo, Master)
             .set("spark.executor.memory", "512m")) { spark =>
           val sc = spark.sparkContext
-          sc.addSparkListener(new SparkListener {
-            override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
-              remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
-            }
-          })
+          Sessions.addToTotal(sc, remoteBytes)(_.shuffleReadMetrics.remoteBytesRead)
           sc.addSparkListener(totals)
           assert(KaeSparkAccess.usesKaeShuffle(sc))
           val result = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4))
@@ -71,11 +66,7 @@ class LocalClusterSuite extends AnyFunSuite {
           .set("spark.authenticate.secret", "kae-shuffle-test-secret")
           .set("spark.network.crypto.enabled", "true")) { spark =>
         val sc = spark.sparkContext
-        sc.addSparkListener(new SparkListener {
-          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
-            remoteBytes.addAndGet(e.taskMetrics.shuffleReadMetrics.remoteBytesRead)
-          }
-        })
+        Sessions.addToTotal(sc, remoteBytes)(_.shuffleReadMetrics.remoteBytesRead)
         val r = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
         KaeSparkAccess.drainListeners(sc)
         r

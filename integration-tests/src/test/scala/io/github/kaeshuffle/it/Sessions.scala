@@ -2,11 +2,14 @@ package io.github.kaeshuffle.it
 
 import java.io.File
 import java.nio.file.Files
+import java.util.concurrent.atomic.AtomicLong
 
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import io.github.kaeshuffle.workloads.WorkloadJobs.Digest
 
-import org.apache.spark.SparkConf
+import org.apache.spark.{SparkConf, SparkContext}
+import org.apache.spark.executor.TaskMetrics
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.SparkSession
 
 /** Spark sessions for the integration tests: KAE Shuffle with a codec, or Spark's own shuffle. */
@@ -91,6 +94,13 @@ object Sessions {
     }
     workloads.map(w => w -> expectedTiny.get(w)).toMap
   }
+
+  /** Adds `metric` of every task of `sc` that reports metrics, from now on, to `total`. */
+  def addToTotal(sc: SparkContext, total: AtomicLong)(metric: TaskMetrics => Long): Unit =
+    sc.addSparkListener(new SparkListener {
+      override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+        if (e.taskMetrics != null) total.addAndGet(metric(e.taskMetrics))
+    })
 
   def withSession[T](conf: SparkConf)(f: SparkSession => T): T = {
     val spark = SparkSession.builder().config(conf).getOrCreate()

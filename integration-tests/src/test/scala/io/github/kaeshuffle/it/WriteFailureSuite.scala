@@ -9,7 +9,7 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.deploy.Pairs
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.ExceptionFailure
+import org.apache.spark.{ExceptionFailure, SparkContext}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
@@ -20,6 +20,18 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * attempt commits and the job's result is exactly right. Both writers.
  */
 class WriteFailureSuite extends AnyFunSuite {
+  /** (task id, error) of every task of `sc` that fails with an exception from now on. */
+  private def failedTasks(sc: SparkContext): ConcurrentLinkedQueue[(Long, String)] = {
+    val failures = new ConcurrentLinkedQueue[(Long, String)]()
+    sc.addSparkListener(new SparkListener {
+      override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
+        case f: ExceptionFailure => failures.add((e.taskInfo.taskId, f.toErrorString))
+        case _ =>
+      }
+    })
+    failures
+  }
+
   private val writers = Seq(
     "block writer" -> Sessions.Kryo,
     "sort writer (map-side combine)" -> Sessions.Kryo)
@@ -31,13 +43,7 @@ class WriteFailureSuite extends AnyFunSuite {
         .set(FailingShuffleDataIO.MODE, mode)
       Sessions.withSession(conf) { spark =>
         val sc = spark.sparkContext
-        val failures = new ConcurrentLinkedQueue[(Long, String)]()
-        sc.addSparkListener(new SparkListener {
-          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
-            case f: ExceptionFailure => failures.add((e.taskInfo.taskId, f.toErrorString))
-            case _ =>
-          }
-        })
+        val failures = failedTasks(sc)
         val result =
           if (writer.startsWith("block")) Pairs.sumsOf(Pairs.partitioned(sc))
           else Pairs.pairs(sc).reduceByKey(_ + _, Pairs.Reducers).collect().toMap
@@ -70,16 +76,10 @@ class WriteFailureSuite extends AnyFunSuite {
         .set("spark.shuffle.useOldFetchProtocol", oldProtocol.toString)
       Sessions.withSession(conf) { spark =>
         val sc = spark.sparkContext
-        val failures = new ConcurrentLinkedQueue[String]()
-        sc.addSparkListener(new SparkListener {
-          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
-            case f: ExceptionFailure => failures.add(f.toErrorString)
-            case _ =>
-          }
-        })
+        val failures = failedTasks(sc)
         assert(Pairs.sumsOf(Pairs.partitioned(sc)) == Pairs.expectedSums())
         KaeSparkAccess.drainListeners(sc)
-        assert(failures.size == 1 && failures.peek().contains("lost after its commit"),
+        assert(failures.size == 1 && failures.peek()._2.contains("lost after its commit"),
           failures.toString)
         val root = new File(sc.getConf.get("spark.local.dir")).toPath
         val names = Files.walk(root).iterator().asScala.map(_.getFileName.toString)

@@ -81,24 +81,10 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       .asScala.filter(_.getClass.getName == CustomLoaderService)
     assert(running.size == 1, s"services: $running")
     running.head.stop()
-    val deadline = System.nanoTime() + 30L * 1000 * 1000 * 1000
-    var fresh: AuxiliaryService = null
-    while (fresh == null) {
-      val s = newInstance.invoke(null, nm.getConfig,
-        "io.github.kaeshuffle.yarn.KaeYarnShuffleService", serviceJar.getAbsolutePath,
-        Array.empty[String]).asInstanceOf[AuxiliaryService]
-      try {
-        s.init(nm.getConfig)
-        s.start()
-        fresh = s
-      } catch {
-        case _: Exception if System.nanoTime() < deadline =>
-          // The stopped server's connections close a moment later (same JVM): bind again.
-          s.stop()
-          Thread.sleep(500)
-      }
+    ClusterFaults.startRebinding(nm.getConfig) {
+      newInstance.invoke(null, nm.getConfig, "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
+        serviceJar.getAbsolutePath, Array.empty[String]).asInstanceOf[AuxiliaryService]
     }
-    fresh
   }
 
   test("executors released after the map stage; the reduce stage reads through the service, " +

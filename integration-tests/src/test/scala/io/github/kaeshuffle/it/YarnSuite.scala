@@ -1,7 +1,5 @@
 package io.github.kaeshuffle.it
 
-import java.nio.file.Path
-
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -26,14 +24,6 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
     try yarn.stop() finally super.afterAll()
   }
 
-  private def yarnConf(codec: String): Map[String, String] = yarn.sparkConf(codec)
-
-  private def submit(name: String, mode: String, conf: Map[String, String],
-      workloads: Seq[String], pause: Boolean = false): Submit.Report =
-    yarn.submit(name, mode, conf, workloads, pause)
-
-  private def containerLogs(): Seq[(Path, String)] = yarn.containerLogs()
-
   private def check(report: Submit.Report, expected: Map[String, WorkloadJobs.Digest]): Unit = {
     report.assertSame(expected)
     assert(report.manager == Submit.Manager, s"manager ${report.manager}, log ${report.log}")
@@ -44,14 +34,14 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("client mode: every workload gives Spark's results; executors use libdeflate") {
     val workloads = WorkloadJobs.Names
     val expected = Sessions.expected(workloads)
-    val before = containerLogs().map(_._1).toSet
-    val report = submit("yarn-client", "client", yarnConf("libdeflate"), workloads)
+    val before = yarn.containerLogs().map(_._1).toSet
+    val report = yarn.submit("yarn-client", "client", yarn.sparkConf("libdeflate"), workloads)
     check(report, expected)
     // One NodeManager: every block another executor wrote is on this host, and the reader
     // maps it from that executor's directories (host-local read) instead of copying it.
     assert(report.long("kae.read.mappedBytes") > 0, report.lines.mkString("\n"))
     assert(report.long("kae.read.copiedBytes") == 0, report.lines.mkString("\n"))
-    val logs = containerLogs().filterNot(l => before.contains(l._1)).map(_._2)
+    val logs = yarn.containerLogs().filterNot(l => before.contains(l._1)).map(_._2)
       .filter(_.contains("CoarseGrainedExecutorBackend"))
     assert(logs.nonEmpty, "no executor logs found")
     assert(logs.exists(_.contains("KAE Shuffle codec: codec 'libdeflate' -> libdeflate")),
@@ -61,13 +51,13 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("cluster mode: the driver runs in YARN; executors use the KAEzip backend") {
     val workloads = Seq("sort", "lda-edges", "sql-join", "groupby-skew-sql")
     val expected = Sessions.expected(workloads)
-    val before = containerLogs().map(_._1).toSet
-    val report = submit("yarn-cluster", "cluster", yarnConf("kaezip") ++ Map(
+    val before = yarn.containerLogs().map(_._1).toSet
+    val report = yarn.submit("yarn-cluster", "cluster", yarn.sparkConf("kaezip") ++ Map(
       // The counting zlib stand-in plays KAEzip on this x86 host (see docs/native-codec.md).
       "spark.shuffle.kae.kaezip.libraryPath" -> Sessions.standIn,
       "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"), workloads)
     check(report, expected)
-    val logs = containerLogs().filterNot(l => before.contains(l._1)).map(_._2)
+    val logs = yarn.containerLogs().filterNot(l => before.contains(l._1)).map(_._2)
     assert(logs.exists(l => l.contains("ApplicationMaster") && l.contains("uses KAE Shuffle")),
       "the driver's log (in the application master's container) shows no KAE shuffle")
     assert(logs.exists(l => l.contains("CoarseGrainedExecutorBackend") &&
@@ -78,7 +68,8 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("dynamic allocation with shuffle tracking: executors come and go, results hold") {
     val workloads = Seq("sort", "lda-edges", "groupby-skew")
     val expected = Sessions.expected(workloads)
-    val report = submit("yarn-dynamic", "client", yarnConf("auto") - "spark.executor.instances" ++
+    val conf = yarn.sparkConf("auto") - "spark.executor.instances"
+    val report = yarn.submit("yarn-dynamic", "client", conf ++
       Map(
         "spark.dynamicAllocation.enabled" -> "true",
         "spark.dynamicAllocation.shuffleTracking.enabled" -> "true",

@@ -120,18 +120,18 @@ public final class SegmentWriter extends OutputStream {
   public long finish() throws IOException {
     checkNotFailed();
     if (!finished) {
-      if (block.position() > 0) {
-        flushBlock();
-      }
-      if (index.blockCount() > 0) {
-        ByteBuffer idx = index.build();
-        try {
-          sink.write(idx.array(), idx.arrayOffset(), idx.remaining());
-        } catch (IOException | RuntimeException e) {
-          failed = e;
-          throw e;
+      try {
+        if (block.position() > 0) {
+          encodeBlock();
         }
-        bytesWritten += idx.remaining();
+        if (index.blockCount() > 0) {
+          ByteBuffer idx = index.build();
+          sink.write(idx.array(), idx.arrayOffset(), idx.remaining());
+          bytesWritten += idx.remaining();
+        }
+      } catch (IOException | RuntimeException e) {
+        failed = e;
+        throw e;
       }
       finished = true;
     }

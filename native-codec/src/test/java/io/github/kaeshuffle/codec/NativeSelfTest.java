@@ -51,6 +51,13 @@ class NativeSelfTest {
     return out;
   }
 
+  /** Skips the other architecture's case when the build did not cross-compile it. */
+  private static void assumeShipped(String arch) {
+    boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
+    assumeTrue(host || crossEnabled(),
+        "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
+  }
+
   private static Path library(String arch) {
     return Path.of(System.getProperty("kaeshuffle.test.libDir", "target/classes/linux"), arch,
         "libkaeshuffle-" + System.getProperty("kaeshuffle.test.version") + ".so");
@@ -59,9 +66,7 @@ class NativeSelfTest {
   @ParameterizedTest
   @ValueSource(strings = {"x86_64", "aarch64"})
   void codecSelfTestPassesOnEachArchitecture(String arch) throws Exception {
-    boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
-    assumeTrue(host || crossEnabled(),
-        "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
+    assumeShipped(arch);
     Path selftest = TestCodecs.nativeTestDir().resolve("codec_selftest-" + arch);
     assertTrue(Files.isExecutable(selftest), selftest + " was not built");
     String out = run(arch, selftest.toString());
@@ -71,9 +76,7 @@ class NativeSelfTest {
   @ParameterizedTest
   @ValueSource(strings = {"x86_64", "aarch64"})
   void theShippedLibraryLoadsAndExportsOnlyJniOnEachArchitecture(String arch) throws Exception {
-    boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
-    assumeTrue(host || crossEnabled(),
-        "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
+    assumeShipped(arch);
     Path lib = library(arch);
     assertTrue(Files.exists(lib), lib + " is not in the jar's resources");
     Path check = TestCodecs.nativeTestDir().resolve("load_check-" + arch);

@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
@@ -75,7 +74,6 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   private static final String SECRET_KEY_PREFIX = "AppCreds;";
   private static final StoreVersion SECRETS_VERSION = new StoreVersion(1, 0);
 
-  private final Map<String, Boolean> apps = new ConcurrentHashMap<>();
   private ShuffleSecretManager secrets;
   private DB secretsDb;
   private ExternalBlockHandler blockHandler;
@@ -180,7 +178,6 @@ public class KaeYarnShuffleService extends AuxiliaryService {
         }
         String appId = key.substring(SECRET_KEY_PREFIX.length());
         secrets.registerApp(appId, new String(e.getValue(), StandardCharsets.UTF_8));
-        apps.put(appId, Boolean.TRUE);
         n++;
       }
     }
@@ -196,7 +193,6 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   public void initializeApplication(ApplicationInitializationContext context) {
     String appId = context.getApplicationId().toString();
     ByteBuffer secret = context.getApplicationDataForService();
-    apps.put(appId, Boolean.TRUE);
     if (secrets == null) {
       LOG.info("Application {} initialized", appId);
       return;
@@ -219,7 +215,6 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   @Override
   public void stopApplication(ApplicationTerminationContext context) {
     String appId = context.getApplicationId().toString();
-    apps.remove(appId);
     if (secrets != null) {
       secrets.unregisterApp(appId);
       if (secretsDb != null) {
