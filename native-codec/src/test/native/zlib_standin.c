@@ -6,11 +6,22 @@
  * Built variants (build-test-libs.sh):
  *   default          forwards and counts; compressBound is KAEzip's n + n/8 + 13
  *   -DFAIL_INIT      deflateInit2_ / inflateInit2_ fail with Z_VERSION_ERROR
+ *   -DDELAY_US=n     every deflate / inflate call first sleeps n microseconds: a slow codec,
+ *                    for the shuffle doctor's tests
  */
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <zlib.h>
+
+static void delay(void) {
+#ifdef DELAY_US
+  struct timespec t = {DELAY_US / 1000000, (DELAY_US % 1000000) * 1000L};
+  while (nanosleep(&t, &t) != 0) {
+  }
+#endif
+}
 
 static void *real;
 static atomic_long n_deflate, n_deflate_init, n_deflate_reset, n_inflate, n_inflate_init;
@@ -63,6 +74,7 @@ int inflateInit2_(z_streamp s, int bits, const char *version, int size) {
 
 int deflate(z_streamp s, int flush) {
   atomic_fetch_add(&n_deflate, 1);
+  delay();
   static int (*fn)(z_streamp, int);
   if (fn == NULL) *(void **)(&fn) = sym("deflate");
   return fn(s, flush);
@@ -77,6 +89,7 @@ int deflateReset(z_streamp s) {
 
 int inflate(z_streamp s, int flush) {
   atomic_fetch_add(&n_inflate, 1);
+  delay();
   static int (*fn)(z_streamp, int);
   if (fn == NULL) *(void **)(&fn) = sym("inflate");
   return fn(s, flush);

@@ -8,10 +8,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 /** The header every results file starts with: when, what machine, which JVM and libraries. */
-final class MachineInfo {
+public final class MachineInfo {
   private MachineInfo() {}
 
-  static String describe() {
+  public static String describe() {
     StringBuilder sb = new StringBuilder();
     sb.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME))
         .append('\n');

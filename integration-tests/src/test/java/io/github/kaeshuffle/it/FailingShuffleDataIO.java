@@ -19,11 +19,14 @@ import org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO;
  * Spark's local-disk shuffle storage ({@code spark.shuffle.sort.io.plugin.class}) with a disk
  * error injected into the first attempt of map task 0: while its bytes are written
  * ({@code spark.kae.test.failWrite=write}), when it commits ({@code =commit}), or right after
- * its output was committed ({@code =afterCommit}). Everything else is Spark's own code writing
- * real files.
+ * its output was committed ({@code =afterCommit}). With {@code =slow} nothing fails: every map
+ * task's writes are slowed to {@link #SLOW_BYTES_PER_MS} bytes per millisecond (a slow disk, for
+ * the shuffle doctor's tests). Everything else is Spark's own code writing real files.
  */
 public final class FailingShuffleDataIO implements ShuffleDataIO {
   public static final String MODE = "spark.kae.test.failWrite";
+  /** The slow disk's speed: 256 bytes per ms, about 0.25 MB/s. */
+  public static final long SLOW_BYTES_PER_MS = 256;
   private final LocalDiskShuffleDataIO delegate;
   private final String mode;
 
@@ -53,7 +56,7 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
             local.createMapOutputWriter(shuffleId, mapTaskId, numPartitions);
         TaskContext task = TaskContext.get();
         boolean fail = task != null && task.partitionId() == 0 && task.attemptNumber() == 0;
-        return fail ? new Failing(writer) : writer;
+        return fail || "slow".equals(mode) ? new Failing(writer) : writer;
       }
     };
   }
@@ -62,9 +65,20 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
     return new IOException("No space left on device (injected by FailingShuffleDataIO)");
   }
 
+  private static void sleep(long millis) throws IOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while the slow disk slept");
+    }
+  }
+
   private final class Failing implements ShuffleMapOutputWriter {
     private final ShuffleMapOutputWriter writer;
     private long written;
+    /** Bytes written by the slow disk and not yet paid for with a sleep. */
+    private long unpaid;
 
     Failing(ShuffleMapOutputWriter writer) {
       this.writer = writer;
@@ -85,6 +99,13 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
               }
               written += len;
               out.write(b, off, len);
+              if ("slow".equals(mode)) {
+                unpaid += len;
+                if (unpaid >= SLOW_BYTES_PER_MS) {
+                  sleep(unpaid / SLOW_BYTES_PER_MS);
+                  unpaid %= SLOW_BYTES_PER_MS;
+                }
+              }
             }
 
             @Override

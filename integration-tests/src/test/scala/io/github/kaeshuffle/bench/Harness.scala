@@ -23,7 +23,9 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * medians with min-max, ratios of KAE Shuffle to Spark's shuffle with the same codec family, a
  * CSV of every run, a markdown page and PNG charts.
  *
- * Arguments: output dir, size, repetitions, workloads (comma list or `all`), configs (or `all`).
+ * Arguments: command, output dir, size, repetitions, workloads (comma list or `all`), configs
+ * (or `all`). Commands: `run` (the benchmark), `render` (the page and charts of a size again from
+ * its CSV), `growth` (the small-vs-medium page from both CSVs).
  */
 object Harness {
   /** A configuration: its name, its codec family's baseline, and its settings. */
@@ -49,6 +51,16 @@ object Harness {
     (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
 
   /**
+   * Configurations run only when named: KAE Shuffle without the shuffle doctor's clocks, to
+   * measure what measuring costs.
+   */
+  val ExtraConfigs: Seq[Config] = Seq({
+    val c = kae("libdeflate", "kae-libdeflate")
+    c.copy(name = "kae-libdeflate-nodoctor",
+      settings = c.settings + ("spark.shuffle.kae.doctor.enabled" -> "false"))
+  })
+
+  /**
    * One run. `stages`: "stageId:seconds" for every completed stage, `;`-separated; `peakHeap`: the
    * JVM's heap in use, sampled every 50 ms (in local mode the driver JVM is the executor).
    */
@@ -57,18 +69,31 @@ object Harness {
       resultOk: Boolean, stages: String = "", peakHeap: Long = 0L)
 
   def main(args: Array[String]): Unit = {
-    if (args.headOption.contains("render")) {
-      render(Paths.get(args(1)), args.lift(2).map(_.toInt).getOrElse(3))
+    val outDir = Paths.get(args.lift(1).getOrElse("docs/benchmarks"))
+    val size = Workloads.Size.of(args.lift(2).getOrElse("small"))
+    val sizeName = size.name.toLowerCase(Locale.ROOT)
+    val reps = args.lift(3).map(_.toInt).getOrElse(3)
+    args.headOption.getOrElse("run") match {
+      case "render" =>
+        render(outDir.resolve(s"Harness-$sizeName.csv"), reps)
+        return
+      case "growth" =>
+        Growth.write(outDir)
+        return
+      case "run" | "doctor" =>
+      case other =>
+        throw new IllegalArgumentException(
+          s"Unknown command $other: run, render, growth or doctor.")
+    }
+    val workloads = args.lift(4).filter(_ != "all").map(_.split(',').toSeq)
+      .getOrElse(WorkloadJobs.Names)
+    val configs = args.lift(5).filter(_ != "all").map(_.split(',').toSet)
+      .map(names => (AllConfigs ++ ExtraConfigs).filter(c => names(c.name)))
+      .getOrElse(AllConfigs)
+    if (args.head == "doctor") {
+      org.apache.spark.shuffle.kae.DoctorRuns.write(outDir, size, workloads, configs)
       return
     }
-    val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
-    val size = Workloads.Size.of(args.lift(1).getOrElse("small"))
-    val reps = args.lift(2).map(_.toInt).getOrElse(3)
-    val workloads = args.lift(3).filter(_ != "all").map(_.split(',').toSeq)
-      .getOrElse(WorkloadJobs.Names)
-    val configs = args.lift(4).filter(_ != "all").map(_.split(',').toSet)
-      .map(names => AllConfigs.filter(c => names(c.name))).getOrElse(AllConfigs)
-    val sizeName = size.name.toLowerCase(Locale.ROOT)
     val runs = mutable.ArrayBuffer[Run]()
     val reference = mutable.Map[String, WorkloadJobs.Digest]()
     for (rep <- 0 to reps; w <- workloads; c <- configs) {
@@ -92,28 +117,35 @@ object Harness {
     val md = summary(runs.toSeq, workloads, configs, sizeName, reps, charts)
     Files.writeString(outDir.resolve(s"$prefix.md"), md)
     println(md)
+    if (Seq("small", "medium").forall(s => Files.exists(outDir.resolve(s"Harness-$s.csv")))) {
+      Growth.write(outDir)
+    }
     if (runs.exists(!_.resultOk)) {
       System.err.println("Some configuration gave a different result: see above.")
       sys.exit(1)
     }
   }
 
-  /**
-   * Re-renders the markdown page and charts from a CSV this harness wrote (presentation changes
-   * need no new runs): `Harness render docs/benchmarks/Harness-small.csv <reps>`.
-   */
-  def render(csv: Path, reps: Int): Unit = {
+  /** The runs of a CSV this harness wrote. */
+  def readCsv(csv: Path): Seq[Run] = {
     val lines = Files.readAllLines(csv).asScala.drop(1).filter(_.nonEmpty)
-    val rows = lines.map(_.split(",", -1))
-    val size = rows.head(0)
-    val runs = rows.map { f =>
+    lines.map(_.split(",", -1)).map { f =>
       Run(f(2), f(1), f(3).toInt, f(4).toDouble, f(5).toLong, f(6).toLong, f(7).toLong,
         f(8).toLong, if (f(9).isEmpty) Double.NaN else f(9).toDouble, f(10).toLong,
         f(11).toLong, f(12).toBoolean, f.lift(13).getOrElse(""),
         f.lift(14).filter(_.nonEmpty).map(_.toLong).getOrElse(0L))
     }.toSeq
+  }
+
+  /**
+   * Re-renders the markdown page and charts from a CSV this harness wrote (presentation changes
+   * need no new runs): `-Dbench.command=render -Dbench.size=<size> -Dbench.reps=<reps>`.
+   */
+  def render(csv: Path, reps: Int): Unit = {
+    val size = Files.readAllLines(csv).get(1).split(",", -1)(0)
+    val runs = readCsv(csv)
     val workloads = runs.map(_.workload).distinct
-    val configs = AllConfigs.filter(c => runs.exists(_.config == c.name))
+    val configs = (AllConfigs ++ ExtraConfigs).filter(c => runs.exists(_.config == c.name))
     val dir = csv.toAbsolutePath.getParent
     val charts = drawCharts(dir, s"Harness-$size", runs, workloads, configs)
     Files.writeString(dir.resolve(s"Harness-$size.md"),
@@ -159,9 +191,12 @@ object Harness {
     }
   }
 
-  private def median(v: Seq[Double]): Double = {
+  /** The median; for an even count, the mean of the two middle values. */
+  def median(v: Seq[Double]): Double = {
     val s = v.sorted
-    if (s.isEmpty) Double.NaN else s(s.size / 2)
+    if (s.isEmpty) Double.NaN
+    else if (s.size % 2 == 1) s(s.size / 2)
+    else (s(s.size / 2 - 1) + s(s.size / 2)) / 2
   }
 
   private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f", b / 1048576.0)
@@ -178,7 +213,7 @@ object Harness {
     Files.writeString(path, sb.toString)
   }
 
-  private def medianWall(runs: Seq[Run], w: String, c: String): Double =
+  def medianWall(runs: Seq[Run], w: String, c: String): Double =
     median(runs.filter(r => r.workload == w && r.config == c).map(_.wall))
 
   private def summary(runs: Seq[Run], workloads: Seq[String], configs: Seq[Config], size: String,
@@ -186,7 +221,8 @@ object Harness {
     val sb = new StringBuilder
     sb ++= s"# KAE Shuffle vs Spark's shuffle, size `$size`\n\n"
     sb ++= "Produced by `mvn -B -pl integration-tests -am -Pbench verify" +
-      (if (size != "small") s" -Dbench.size=$size" else "") + "` (class " +
+      (if (size != "small") s" -Dbench.size=$size" else "") +
+      (if (reps != 3) s" -Dbench.reps=$reps" else "") + "` (class " +
       "`io.github.kaeshuffle.bench.Harness`): local[2], Kryo, 4 input slices, every " +
       s"configuration alternating within each repetition, one warm-up round then $reps timed " +
       "repetitions; medians with (min-max). Every run's result is checked equal to the first " +

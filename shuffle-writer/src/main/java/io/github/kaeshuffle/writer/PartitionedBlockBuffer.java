@@ -47,6 +47,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private long spilledBytes;
   private long memorySpilled;
   private long sealedBlocks;
+  private long diskNanos;
   private boolean spilling;
 
   private static final class Partition {
@@ -199,6 +200,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return 0;
     }
     spilling = true;
+    long t0 = System.nanoTime();
+    long codec0 = encoder.stats().codecNanos();
     try {
       Path file = spillFiles.newSpillFile();
       long[] offsets = new long[partitions.length + 1];
@@ -234,6 +237,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return freed;
     } finally {
       spilling = false;
+      addDiskTime(t0, codec0);
     }
   }
 
@@ -243,6 +247,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    */
   public void writeTo(PartitionStreams streams) throws IOException {
     List<FileChannel> channels = new ArrayList<>();
+    long t0 = System.nanoTime();
+    long codec0 = encoder.stats().codecNanos();
     try {
       for (Spill s : spills) {
         channels.add(FileChannel.open(s.file(), StandardOpenOption.READ));
@@ -274,7 +280,14 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       for (FileChannel c : channels) {
         c.close();
       }
+      addDiskTime(t0, codec0);
     }
+  }
+
+  /** Time since {@code t0} less the codec's time since then: writing to disk. */
+  private void addDiskTime(long t0, long codec0) {
+    diskNanos += Math.max(0L,
+        System.nanoTime() - t0 - (encoder.stats().codecNanos() - codec0));
   }
 
   private static void copyRange(FileChannel in, long from, long to, ByteBuffer buf,
@@ -298,6 +311,14 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Memory freed by spills so far (Spark's "memory bytes spilled"). */
   public long memorySpilled() {
     return memorySpilled;
+  }
+
+  /**
+   * Time spent writing spill files and the final output through {@link #writeTo}, without the
+   * codec calls made meanwhile (sealed partial blocks, last blocks).
+   */
+  public long diskNanos() {
+    return diskNanos;
   }
 
   public int spillCount() {

@@ -129,6 +129,15 @@ private[spark] object KaeShuffleConf {
     .booleanConf
     .createWithDefault(true)
 
+  val DOCTOR: ConfigEntry[Boolean] = entry("doctor.enabled")
+    .doc("The shuffle doctor: measure, in every task, the time in each link of the shuffle " +
+      "chain (serialization, compress, disk write; fetch, decompress, deserialization; exact " +
+      "per block, sampled on one record in 32) and log per stage which link bounds it and what " +
+      "a faster codec or disk could save (docs/tuning.md). The times are also accumulators " +
+      "(`kae.shuffle.*Nanos`) on each stage's page of the Spark UI and in the event log.")
+    .booleanConf
+    .createWithDefault(true)
+
   /** All entries, in declaration order. */
   def all: Seq[ConfigEntry[_]] = entries.toSeq
 

@@ -5,9 +5,10 @@ import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.jdk.CollectionConverters._
+import scala.util.Try
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
-import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.format.{BlockStats, TaskLinks}
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
@@ -69,6 +70,16 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   private val listenerAdded = new AtomicBoolean(false)
 
+  /** The doctor's clock of each running task, shared by its readers and writer. */
+  private val taskLinks = new ConcurrentHashMap[Long, TaskLinks]()
+
+  private def linksOf(context: TaskContext): TaskLinks =
+    if (!settings.doctor) null
+    else taskLinks.computeIfAbsent(context.taskAttemptId(), { id =>
+      context.addTaskCompletionListener[Unit](_ => taskLinks.remove(id))
+      new TaskLinks
+    })
+
   override def registerShuffle[K, V, C](
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
@@ -95,8 +106,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     else s"${dep.serializer.getClass.getSimpleName} cannot relocate serialized records"
 
   private def addStageSummaryListener(sc: SparkContext): Unit = {
-    if (settings.stageSummary && listenerAdded.compareAndSet(false, true)) {
-      sc.addSparkListener(new KaeStageSummaryListener)
+    if ((settings.stageSummary || settings.doctor) && listenerAdded.compareAndSet(false, true)) {
+      val options = settings.codecOptions
+      sc.addSparkListener(new KaeStageSummaryListener(settings.stageSummary, settings.doctor,
+        () => Try(CodecRates.of(options)).toOption))
     }
   }
 
@@ -108,13 +121,14 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     case h: KaeShuffleHandle[K @unchecked, V @unchecked, _] =>
       val ids = taskIdMapsForShuffle.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
       ids.synchronized { ids.add(mapId) }
-      val onStats = (stats: BlockStats) => if (h.metrics != null) h.metrics.addWrite(stats)
+      val onStats = (stats: BlockStats, times: WriteTimes) =>
+        if (h.metrics != null) h.metrics.addWrite(stats, times)
       if (h.blockWriter) {
         new KaeBlockShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-          writerSettings, onStats)
+          writerSettings, linksOf(context), onStats)
       } else {
         new KaeSortShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-          writerSettings, onStats)
+          writerSettings, linksOf(context), onStats)
       }
     case other =>
       sortShuffleManager.getWriter(other, mapId, context, metrics)
@@ -133,7 +147,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
         h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
       new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings,
         (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
-        SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context))
+        SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context),
+        linksOf(context))
     case other =>
       sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,
         endPartition, context, metrics)
@@ -168,7 +183,8 @@ private[spark] object KaeShuffleManager {
       windowSize: Long,
       windowKind: DecodeWindow.Kind,
       maxInMemoryFetch: Long,
-      stageSummary: Boolean)
+      stageSummary: Boolean,
+      doctor: Boolean)
 
   def readSettings(conf: SparkConf): Settings = {
     import KaeShuffleConf._
@@ -197,7 +213,7 @@ private[spark] object KaeShuffleManager {
     Settings(conf.get(ENABLED), options, blockSize, conf.get(WRITER_MAX_MEMORY),
       initialBuffer.toInt, conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
-      conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY))
+      conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY), conf.get(DOCTOR))
   }
 
   /** Spark's own rule for its serialized shuffle: records movable as bytes, nothing to combine. */

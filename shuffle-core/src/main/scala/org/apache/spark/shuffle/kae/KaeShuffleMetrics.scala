@@ -28,14 +28,21 @@ private[spark] class KaeShuffleMetrics private (
     val readWaitNanos: LongAccumulator,
     val readMappedBytes: LongAccumulator,
     val readInPlaceBytes: LongAccumulator,
-    val readCopiedBytes: LongAccumulator) extends Serializable {
+    val readCopiedBytes: LongAccumulator,
+    val writeSerializeNanos: LongAccumulator,
+    val writeDiskNanos: LongAccumulator,
+    val readFetchNanos: LongAccumulator,
+    val readDecodeNanos: LongAccumulator,
+    val readDeserializeNanos: LongAccumulator) extends Serializable {
 
-  def addWrite(s: BlockStats): Unit = {
+  def addWrite(s: BlockStats, times: WriteTimes): Unit = {
     writeRawBytes.add(s.rawBytes())
     writeStoredBytes.add(s.storedBytes())
     writeCodecCalls.add(s.codecCalls())
     writeCodecNanos.add(s.codecNanos())
     writeStoredRawBlocks.add(s.storedRawBlocks())
+    writeSerializeNanos.add(times.serializeNanos)
+    writeDiskNanos.add(times.diskNanos)
   }
 
   def addRead(s: BlockStats, sources: ReadSources): Unit = {
@@ -46,6 +53,9 @@ private[spark] class KaeShuffleMetrics private (
     readMappedBytes.add(sources.mappedBytes)
     readInPlaceBytes.add(sources.inPlaceBytes)
     readCopiedBytes.add(sources.copiedBytes)
+    readFetchNanos.add(sources.fetchNanos)
+    readDecodeNanos.add(sources.decodeNanos)
+    readDeserializeNanos.add(sources.deserializeNanos)
   }
 }
 
@@ -63,40 +73,75 @@ private[spark] object KaeShuffleMetrics {
   val ReadMappedBytes = Prefix + "read.mappedBytes"
   val ReadInPlaceBytes = Prefix + "read.inPlaceBytes"
   val ReadCopiedBytes = Prefix + "read.copiedBytes"
+  // The shuffle doctor's links (ShuffleDoctor), besides the codec times above.
+  val WriteSerializeNanos = Prefix + "write.serializeNanos"
+  val WriteDiskNanos = Prefix + "write.diskNanos"
+  val ReadFetchNanos = Prefix + "read.fetchNanos"
+  val ReadDecodeNanos = Prefix + "read.decodeNanos"
+  val ReadDeserializeNanos = Prefix + "read.deserializeNanos"
 
   def register(sc: SparkContext): KaeShuffleMetrics = {
     def acc(name: String) = sc.longAccumulator(name)
     new KaeShuffleMetrics(acc(WriteRawBytes), acc(WriteStoredBytes), acc(WriteCodecCalls),
       acc(WriteCodecNanos), acc(WriteStoredRawBlocks), acc(ReadRawBytes), acc(ReadCodecCalls),
       acc(ReadCodecNanos), acc(ReadWaitNanos), acc(ReadMappedBytes), acc(ReadInPlaceBytes),
-      acc(ReadCopiedBytes))
+      acc(ReadCopiedBytes), acc(WriteSerializeNanos), acc(WriteDiskNanos), acc(ReadFetchNanos),
+      acc(ReadDecodeNanos), acc(ReadDeserializeNanos))
   }
 }
 
 /**
- * Logs one line per completed stage that wrote or read a KAE shuffle. Sums the accumulator
- * updates of the stage's successful tasks (a stage's accumulable values are the accumulators'
+ * Logs, per completed stage that wrote or read a KAE shuffle, one summary line (bytes, codec
+ * calls) and the shuffle doctor's diagnosis ([[ShuffleDoctor]]). Sums the accumulator updates and
+ * metrics of the stage's successful tasks (a stage's accumulable values are the accumulators'
  * global totals, which would count a shuffle read by two stages twice).
+ *
+ * @param summaries log the summary line
+ * @param doctor log the diagnosis
+ * @param rates the codec's rates on this machine, asked for with the first diagnosis
+ * @param out where lines go (the driver log by default); diagnoses also go to `onDiagnosis`
  */
-private[spark] class KaeStageSummaryListener extends SparkListener with Logging {
-  private val perStage = new ConcurrentHashMap[(Int, Int), Map[String, Long]]()
+private[spark] class KaeStageSummaryListener(
+    summaries: Boolean = true,
+    doctor: Boolean = true,
+    rates: () => Option[CodecRates.Rates] = () => None,
+    out: String => Unit = null,
+    onDiagnosis: Diagnosis => Unit = _ => ()) extends SparkListener with Logging {
+  private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()
+  private lazy val codecRates = rates()
 
   override def onTaskEnd(event: SparkListenerTaskEnd): Unit = {
     if (event.reason == Success && event.taskInfo != null) {
       val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
       if (updates.nonEmpty) {
-        perStage.merge((event.stageId, event.stageAttemptId), updates,
-          (a, b) => KaeStageSummaryListener.add(a, b))
+        val m = event.taskMetrics
+        val task = if (m == null) StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L,
+          0L, updates)
+        else StageTotals(event.stageId, event.stageAttemptId, "", 1,
+          m.executorRunTime * 1000000L, m.shuffleReadMetrics.totalBytesRead,
+          m.shuffleWriteMetrics.bytesWritten, updates)
+        perStage.merge((event.stageId, event.stageAttemptId), task, (a, b) => a + b)
       }
     }
   }
 
   override def onStageCompleted(event: SparkListenerStageCompleted): Unit = {
     val info = event.stageInfo
-    Option(perStage.remove((info.stageId, info.attemptNumber()))).foreach { totals =>
-      KaeStageSummaryListener.summary(info, totals).foreach(line => logInfo(line))
+    Option(perStage.remove((info.stageId, info.attemptNumber()))).foreach { sums =>
+      val totals = sums.copy(name = info.name)
+      if (summaries) {
+        KaeStageSummaryListener.summary(info, totals.kae).foreach(emit)
+      }
+      if (doctor) {
+        ShuffleDoctor.diagnose(totals, codecRates).foreach { d =>
+          emit(d.line)
+          onDiagnosis(d)
+        }
+      }
     }
   }
+
+  private def emit(line: String): Unit = if (out != null) out(line) else logInfo(line)
 }
 
 private[spark] object KaeStageSummaryListener {
@@ -108,6 +153,8 @@ private[spark] object KaeStageSummaryListener {
     infos.toSeq.flatMap { a =>
       (a.name, pick(a)) match {
         case (Some(n), Some(v: java.lang.Long)) if n.startsWith(Prefix) => Some(n -> v.longValue)
+        // Replayed from an event log, accumulators other than Spark's own come back as text.
+        case (Some(n), Some(v: String)) if n.startsWith(Prefix) => v.toLongOption.map(n -> _)
         case _ => None
       }
     }.groupMapReduce(_._1)(_._2)(_ + _)

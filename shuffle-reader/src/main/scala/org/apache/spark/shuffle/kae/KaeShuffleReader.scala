@@ -8,7 +8,7 @@ import java.util.concurrent.{ExecutorService, Executors, ThreadFactory}
 import java.util.concurrent.atomic.AtomicInteger
 
 import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, SegmentInputStream,
-  SegmentStreamDecoder}
+  SegmentStreamDecoder, TaskLinks}
 import io.github.kaeshuffle.reader.{DecodeWindow, PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.{Aggregator, InterruptibleIterator, ShuffleDependency, SparkEnv,
@@ -39,8 +39,11 @@ import org.apache.spark.util.collection.ExternalSorter
  * unread), fetched blocks up to `maxInMemoryRemote` are read into memory; the decoded blocks wait
  * in a bounded window of execution memory. Anything else is decoded as it streams in.
  *
+ * @param links the task's clock for the shuffle doctor, or null when the doctor is off: the time
+ *     in Spark's fetcher and in the decoded streams is measured exactly, deserialization on one
+ *     record in [[TaskLinks.SAMPLE_EVERY]]
  * @param onStats receives the decoding statistics and where the bytes came from (and the wait for
- *     the decompressor) when the task completes
+ *     the decompressor, and the doctor's times) when the task completes
  */
 private[spark] class KaeShuffleReader[K, C](
     dep: ShuffleDependency[K, _, C],
@@ -50,6 +53,7 @@ private[spark] class KaeShuffleReader[K, C](
     settings: ReaderSettings,
     onStats: (BlockStats, ReadSources) => Unit,
     shouldBatchFetch: Boolean,
+    links: TaskLinks = null,
     blockManager: BlockManager = SparkEnv.get.blockManager)
   extends ShuffleReader[K, C] with Logging {
 
@@ -82,9 +86,10 @@ private[spark] class KaeShuffleReader[K, C](
     // turn); prefetching streams make their own on the decompressor thread.
     val decoder = new BlockDecoder(settings.decoderCodec)
     val ahead = new Prefetch(context.taskMemoryManager())
+    val times = new ReadClock(links)
     def wrap(blockId: BlockId, in: InputStream): InputStream = {
       val opened = if (settings.prefetch) ahead.open(blockId, in, infoOf(blockId)) else None
-      opened.getOrElse(new SegmentStreamDecoder(in, decoder))
+      times.decoding(opened.getOrElse(new SegmentStreamDecoder(in, decoder)))
     }
     val streams = try new ShuffleBlockFetcherIterator(
       context,
@@ -117,15 +122,15 @@ private[spark] class KaeShuffleReader[K, C](
       ahead.close()
       val stats = decoder.stats()
       stats.add(ahead.stats)
-      onStats(stats, ahead.sources())
+      onStats(stats, times.addTo(ahead.sources()))
     }
 
     val serializer = dep.serializer.newInstance()
-    val records = streams.flatMap { case (_, stream) =>
+    val records = times.fetching(streams).flatMap { case (_, stream) =>
       serializer.deserializeStream(stream).asKeyValueIterator
     }
     val counted = CompletionIterator[(Any, Any), Iterator[(Any, Any)]](
-      records.map { record =>
+      times.deserializing(records).map { record =>
         readMetrics.incRecordsRead(1)
         record
       },
@@ -378,6 +383,100 @@ private[spark] object KaeShuffleReader {
  *     memory map
  * @param inPlaceBytes fetched ranges decoded where Netty received them
  * @param copiedBytes fetched ranges copied once before decoding (received in several parts)
+ * @param fetchNanos the doctor's fetch link: time in Spark's fetcher, waiting for fetched blocks
+ *     and opening them (exact; 0 when the doctor is off)
+ * @param decodeNanos the doctor's decompress link as the task's thread sees it: time reading
+ *     decoded bytes (decompressing inline, or waiting for blocks decompressed ahead; exact)
+ * @param deserializeNanos the doctor's deserialization link (estimated from sampled records)
  */
 private[spark] case class ReadSources(
-    waitNanos: Long, mappedBytes: Long, inPlaceBytes: Long, copiedBytes: Long)
+    waitNanos: Long, mappedBytes: Long, inPlaceBytes: Long, copiedBytes: Long,
+    fetchNanos: Long = 0L, decodeNanos: Long = 0L, deserializeNanos: Long = 0L)
+
+/**
+ * The doctor's clock of one reader (see [[TaskLinks]]); every method passes its argument through
+ * unchanged when the doctor is off. Task thread only.
+ */
+private[kae] final class ReadClock(links: TaskLinks) {
+  private var fetchNanos = 0L
+  private var decodeNanos = 0L
+  private var records = 0L
+  private val deserialize = if (links == null) null else links.sample()
+
+  private def addFetch(t0: Long): Unit = {
+    val d = System.nanoTime() - t0
+    fetchNanos += d
+    links.addRead(d)
+  }
+
+  private def addDecode(t0: Long): Unit = {
+    val d = System.nanoTime() - t0
+    decodeNanos += d
+    links.addRead(d)
+  }
+
+  /** Times the fetcher's hasNext and next: one call per block. */
+  def fetching[T](blocks: Iterator[T]): Iterator[T] = if (links == null) blocks else {
+    new Iterator[T] {
+      override def hasNext: Boolean = {
+        val t = System.nanoTime()
+        try blocks.hasNext finally addFetch(t)
+      }
+
+      override def next(): T = {
+        val t = System.nanoTime()
+        try blocks.next() finally addFetch(t)
+      }
+    }
+  }
+
+  /** Times the reads (and the close) of a decoded stream: one call per deserializer refill. */
+  def decoding(in: InputStream): InputStream = if (links == null) in else {
+    new FilterInputStream(in) {
+      override def read(): Int = {
+        val t = System.nanoTime()
+        try in.read() finally addDecode(t)
+      }
+
+      override def read(b: Array[Byte], off: Int, len: Int): Int = {
+        val t = System.nanoTime()
+        try in.read(b, off, len) finally addDecode(t)
+      }
+
+      override def skip(n: Long): Long = {
+        val t = System.nanoTime()
+        try in.skip(n) finally addDecode(t)
+      }
+
+      // Closing a stream decompressed ahead stops its decompressor and gives its window back.
+      override def close(): Unit = {
+        val t = System.nanoTime()
+        try in.close() finally addDecode(t)
+      }
+    }
+  }
+
+  /**
+   * Samples the records' hasNext and next, where the deserializer works; the fetching and
+   * decoding nested in a sample are left out (they are timed exactly).
+   */
+  def deserializing[T](it: Iterator[T]): Iterator[T] = if (links == null) it else {
+    new Iterator[T] {
+      override def hasNext: Boolean = {
+        if (!deserialize.running() && TaskLinks.sampled(records)) deserialize.start()
+        it.hasNext
+      }
+
+      override def next(): T = {
+        val r = it.next()
+        deserialize.stop()
+        records += 1
+        r
+      }
+    }
+  }
+
+  def addTo(s: ReadSources): ReadSources = if (links == null) s else
+    s.copy(fetchNanos = fetchNanos, decodeNanos = decodeNanos,
+      deserializeNanos = deserialize.estimate(records))
+}

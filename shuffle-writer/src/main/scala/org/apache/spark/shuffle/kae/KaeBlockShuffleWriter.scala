@@ -3,7 +3,7 @@ package org.apache.spark.shuffle.kae
 import java.io.{ByteArrayOutputStream, OutputStream}
 import java.util.zip.{CheckedOutputStream, Checksum}
 
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats}
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, TaskLinks}
 import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams,
   WriterSettings}
 
@@ -25,6 +25,9 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * call. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
  * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
  * be copied - not recompressed - into the final output.
+ *
+ * @param links the task's clock for the shuffle doctor, or null when the doctor is off
+ * @param onStats receives the block statistics and the writer's times once the output is written
  */
 private[spark] class KaeBlockShuffleWriter[K, V](
     dep: ShuffleDependency[K, V, _],
@@ -33,7 +36,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     writeMetrics: ShuffleWriteMetricsReporter,
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
-    onStats: BlockStats => Unit)
+    links: TaskLinks,
+    onStats: (BlockStats, WriteTimes) => Unit)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
   private val numPartitions = dep.partitioner.numPartitions
@@ -43,6 +47,9 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private var stopping = false
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
+  private var clock: LoopClock = _
+  private var commitNanos = 0L
+  private var diskNanos = 0L
   private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
 
   /** A ByteArrayOutputStream whose array can be read without a copy. */
@@ -63,8 +70,18 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     val out = dep.serializer.newInstance().serializeStream(bytes)
     val partitioner = dep.partitioner
     var count = 0L
-    while (records.hasNext) {
+    if (links != null) {
+      clock = new LoopClock(links, encoder)
+      clock.begin(buffer.diskNanos)
+    }
+    // The upstream's time is sampled around hasNext and next: that is where it produces records.
+    def more(): Boolean = {
+      if (clock != null) clock.upstreamStart(count)
+      records.hasNext
+    }
+    while (more()) {
       val record = records.next()
+      if (clock != null) clock.upstreamStop()
       val key = record._1
       val partition = partitioner.getPartition(key)
       bytes.reset()
@@ -78,6 +95,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       count += 1
     }
     out.close()
+    if (clock != null) clock.end(buffer.diskNanos, count)
     writeMetrics.incRecordsWritten(count)
 
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
@@ -85,8 +103,10 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
     try {
       buffer.writeTo(new OutputStreams(mapOutputWriter, checksums))
+      val t = System.nanoTime()
       partitionLengths =
         mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
+      commitNanos = System.nanoTime() - t
     } catch {
       case e: Exception =>
         MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
@@ -158,12 +178,15 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     } finally {
       val start = System.nanoTime()
       if (buffer != null) {
+        diskNanos = buffer.diskNanos
         buffer.close()
         buffer = null
       }
       if (encoder != null) {
         encoder.close()
-        onStats(encoder.stats())
+        val times = if (clock == null) WriteTimes.None
+          else WriteTimes(clock.serializeNanos, diskNanos + commitNanos)
+        onStats(encoder.stats(), times)
         encoder = null
       }
       writeMetrics.incWriteTime(System.nanoTime() - start)

@@ -3,7 +3,7 @@ package org.apache.spark.shuffle.kae
 import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter}
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter, TaskLinks}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
@@ -27,7 +27,9 @@ import org.apache.spark.util.collection.ExternalSorter
  * which commits `.data`, `.index` and the checksum file atomically, so every Spark component that
  * serves shuffle files serves these unchanged.
  *
- * @param onStats receives the block statistics once the map output is written (or failed)
+ * @param links the task's clock for the shuffle doctor, or null when the doctor is off
+ * @param onStats receives the block statistics and the writer's times once the map output is
+ *     written (or failed)
  */
 private[spark] class KaeSortShuffleWriter[K, V, C](
     dep: ShuffleDependency[K, V, C],
@@ -36,13 +38,16 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     writeMetrics: ShuffleWriteMetricsReporter,
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
-    onStats: BlockStats => Unit)
+    links: TaskLinks,
+    onStats: (BlockStats, WriteTimes) => Unit)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
   private var sorter: ExternalSorter[K, V, _] = _
   private var stopping = false
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
+  /** Time in the partition streams and the commit (the doctor's disk link). */
+  private var diskNanos = 0L
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
     val s = if (dep.mapSideCombine) {
@@ -62,21 +67,26 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
     val encoder = new BlockEncoder(settings.codec)
+    // The sorter's iteration (merging, combining) is sampled like a block writer's upstream.
+    val clock = if (links != null) new LoopClock(links, encoder) else null
     try {
       val serializer = dep.serializer.newInstance()
       for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
         writePartition(mapOutputWriter, partition, elements, serializer,
-          if (checksums.nonEmpty) checksums(partition) else null, encoder)
+          if (checksums.nonEmpty) checksums(partition) else null, encoder, clock)
       }
+      val t = System.nanoTime()
       partitionLengths =
         mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
+      diskNanos += System.nanoTime() - t
     } catch {
       case e: Exception =>
         MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
         throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
     } finally {
       encoder.close()
-      onStats(encoder.stats())
+      onStats(encoder.stats(),
+        if (clock == null) WriteTimes.None else WriteTimes(clock.serializeNanos, diskNanos))
     }
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
     context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)
@@ -92,18 +102,29 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       elements: Iterator[Product2[K, Any]],
       serializer: SerializerInstance,
       checksum: Checksum,
-      encoder: BlockEncoder): Unit = {
+      encoder: BlockEncoder,
+      clock: LoopClock): Unit = {
+    val t0 = System.nanoTime()
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
-    val partitionStream = partitionWriter.openStream()
+    val opened = partitionWriter.openStream()
+    diskNanos += System.nanoTime() - t0
+    val partitionStream =
+      if (clock == null) opened else new TimedOutputStream(opened, diskNanos += _)
     var records = 0L
+    if (clock != null) clock.begin(diskNanos)
     try {
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
       // Spark's checksum covers the bytes on disk, as its diagnosis of corrupt fetches expects.
       val sink = if (checksum != null) new CheckedOutputStream(timed, checksum) else timed
       val segment = new SegmentWriter(encoder, settings.blockSize, sink)
       val out = serializer.serializeStream(segment)
-      while (elements.hasNext) {
+      def more(): Boolean = {
+        if (clock != null) clock.upstreamStart(records)
+        elements.hasNext
+      }
+      while (more()) {
         val record = elements.next()
+        if (clock != null) clock.upstreamStop()
         out.writeKey[Any](record._1)
         out.writeValue[Any](record._2)
         records += 1
@@ -119,6 +140,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       sink.flush()
     } finally {
       partitionStream.close()
+      if (clock != null) clock.end(diskNanos, records)
     }
     writeMetrics.incRecordsWritten(records)
     writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)

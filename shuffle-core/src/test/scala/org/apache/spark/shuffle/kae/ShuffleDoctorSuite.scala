@@ -1,0 +1,67 @@
+package org.apache.spark.shuffle.kae
+
+import io.github.kaeshuffle.codec.CodecOptions
+import org.scalatest.funsuite.AnyFunSuite
+
+/** The doctor's arithmetic on given totals; real stages are in integration-tests. */
+class ShuffleDoctorSuite extends AnyFunSuite {
+  import KaeShuffleMetrics._
+
+  private val s = 1000000000L
+
+  private def totals(run: Long, kae: (String, Long)*): StageTotals =
+    StageTotals(3, 0, "map", 200, run, readBytes = 0L, writeBytes = 100L << 20, kae.toMap)
+
+  test("a map stage: shares of the run time, the bound, what a faster codec or disk saves") {
+    val t = totals(10 * s, WriteRawBytes -> (400L << 20), WriteCodecCalls -> 1600,
+      WriteSerializeNanos -> 61 * s / 10, WriteCodecNanos -> 22 * s / 10,
+      WriteDiskNanos -> 8 * s / 10)
+    val d = ShuffleDoctor.diagnose(t, None).get
+    assert(d.kind == "map")
+    assert(d.bound.name == ShuffleDoctor.Serialization)
+    assert(math.abs(d.codecTwiceAsFast - 0.11) < 1e-9)
+    assert(math.abs(d.diskTwiceAsFast - 0.04) < 1e-9)
+    assert(d.other == 9 * s / 10)
+    assert(d.line.contains("stage 3.0 (map, 200 tasks, 10.00 s task time): serialization 61%, " +
+      "compress 22%, compute and other 9%, disk write 8% -> bound by serialization; a codec " +
+      "twice as fast saves at most 11%, a disk twice as fast at most 4%."), d.line)
+    // 400 MiB raw in 2.2 s of codec.
+    assert(d.line.contains("compress 190.7 MB/s"), d.line)
+  }
+
+  test("a reduce stage names the reduce links; decompressing ahead is reported apart") {
+    val t = totals(4 * s, ReadRawBytes -> (100L << 20), ReadFetchNanos -> s / 10,
+      ReadDecodeNanos -> 2 * s, ReadDeserializeNanos -> s, ReadCodecNanos -> 3 * s)
+      .copy(readBytes = 30L << 20, writeBytes = 0L)
+    val d = ShuffleDoctor.diagnose(t, None).get
+    assert(d.kind == "reduce")
+    assert(d.links.map(_.name) == Seq(ShuffleDoctor.Fetch, ShuffleDoctor.Decompress,
+      ShuffleDoctor.Deserialization))
+    assert(d.bound.name == ShuffleDoctor.Decompress)
+    assert(math.abs(d.codecTwiceAsFast - 0.25) < 1e-9)
+    assert(d.line.contains("decompressing ahead took 3.00 s on other threads"), d.line)
+  }
+
+  test("links measured above a short run time: shares are of their sum, never above 100%") {
+    val t = totals(s / 1000, WriteRawBytes -> 1000, WriteSerializeNanos -> 3 * s / 1000,
+      WriteCodecNanos -> s / 1000)
+    val d = ShuffleDoctor.diagnose(t, None).get
+    assert(d.other == 0 && d.total == 4 * s / 1000)
+    assert(math.abs(d.share(ShuffleDoctor.Serialization) - 0.75) < 1e-9)
+  }
+
+  test("no link times (doctor off, or Spark's shuffle): no diagnosis") {
+    assert(ShuffleDoctor.diagnose(totals(s, WriteRawBytes -> 1000, WriteCodecNanos -> 5), None)
+      .isEmpty)
+  }
+
+  test("the codec's rate on this machine is measured once and shown next to the stage's") {
+    val options = CodecOptions.builder().codec("java").build()
+    val r = CodecRates.of(options)
+    assert(r eq CodecRates.of(options))
+    assert(r.codec.startsWith("java level 1") && r.compressNanos > 0 && r.decompressNanos > 0)
+    val t = totals(s, WriteRawBytes -> 1000, WriteSerializeNanos -> 5, WriteCodecNanos -> 5)
+    assert(ShuffleDoctor.diagnose(t, Some(r)).get.line.contains("(java level 1 on this " +
+      "machine: compress "))
+  }
+}
