@@ -87,8 +87,11 @@ object Harness {
     }
     val workloads = args.lift(4).filter(_ != "all").map(_.split(',').toSeq)
       .getOrElse(WorkloadJobs.Names)
-    val configs = args.lift(5).filter(_ != "all").map(_.split(',').toSet)
-      .map(names => (AllConfigs ++ ExtraConfigs).filter(c => names(c.name)))
+    // Named configurations run in the order named (to measure order effects, name them in
+    // reverse too).
+    val configs = args.lift(5).filter(_ != "all").map(_.split(',').toSeq)
+      .map(_.map(n => (AllConfigs ++ ExtraConfigs).find(_.name == n).getOrElse(
+        throw new IllegalArgumentException(s"Unknown configuration $n"))))
       .getOrElse(AllConfigs)
     if (args.head == "doctor") {
       org.apache.spark.shuffle.kae.DoctorRuns.write(outDir, size, workloads, configs)
@@ -114,7 +117,8 @@ object Harness {
     val prefix = s"Harness-$sizeName"
     writeCsv(outDir.resolve(s"$prefix.csv"), runs.toSeq, sizeName)
     val charts = drawCharts(outDir, prefix, runs.toSeq, workloads, configs)
-    val md = summary(runs.toSeq, workloads, configs, sizeName, reps, charts)
+    val md = summary(runs.toSeq, workloads, configs, sizeName, reps, charts,
+      notes(outDir, sizeName))
     Files.writeString(outDir.resolve(s"$prefix.md"), md)
     println(md)
     if (Seq("small", "medium").forall(s => Files.exists(outDir.resolve(s"Harness-$s.csv")))) {
@@ -149,7 +153,7 @@ object Harness {
     val dir = csv.toAbsolutePath.getParent
     val charts = drawCharts(dir, s"Harness-$size", runs, workloads, configs)
     Files.writeString(dir.resolve(s"Harness-$size.md"),
-      summary(runs, workloads, configs, size, reps, charts))
+      summary(runs, workloads, configs, size, reps, charts, notes(dir, size)))
   }
 
   private def once(c: Config, workload: String, size: Workloads.Size,
@@ -216,8 +220,15 @@ object Harness {
   def medianWall(runs: Seq[Run], w: String, c: String): Double =
     median(runs.filter(r => r.workload == w && r.config == c).map(_.wall))
 
+  /**
+   * The hand-written analysis of a size's results (`Harness-<size>-notes.md`, checked in next to
+   * them: where a target is missed, by how much and why, from profiles), shown after the targets.
+   */
+  private def notes(dir: Path, size: String): Option[String] =
+    Some(dir.resolve(s"Harness-$size-notes.md")).filter(Files.exists(_)).map(Files.readString)
+
   private def summary(runs: Seq[Run], workloads: Seq[String], configs: Seq[Config], size: String,
-      reps: Int, charts: Seq[String]): String = {
+      reps: Int, charts: Seq[String], notes: Option[String]): String = {
     val sb = new StringBuilder
     sb ++= s"# KAE Shuffle vs Spark's shuffle, size `$size`\n\n"
     sb ++= "Produced by `mvn -B -pl integration-tests -am -Pbench verify" +
@@ -230,6 +241,7 @@ object Harness {
     sb ++= MachineInfo.describe()
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala ${scala.util.Properties.versionNumberString}\n\n"
     sb ++= targets(runs, size)
+    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
     sb ++= "Columns: *time* job wall time; *written* shuffle bytes on disk; *ratio* raw / " +
       "written; *calls/MiB* and *bytes/call*: codec calls per MiB of raw data (KAE: one per " +
       "block; the deflate stream baseline: one per write the serializer makes into the codec " +
@@ -331,7 +343,9 @@ object Harness {
         .map(_.written / 1048576.0)))
       ratios.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
     }
-    for ((c, n) <- Seq(times -> "time-ratio", calls -> "bytes-per-call", ratios -> "written")) {
+    // A chart without series (a run of Spark's configurations only) is left out.
+    for ((c, n) <- Seq(times -> "time-ratio", calls -> "bytes-per-call", ratios -> "written")
+        if !c.getSeriesMap.isEmpty) {
       val file = s"$prefix-$n.png"
       BitmapEncoder.saveBitmap(c, dir.resolve(file).toString, BitmapFormat.PNG)
       names += file

@@ -146,7 +146,9 @@ private[spark] case class Diagnosis(
       .map(l => s"${l.name} ${mbPerSec(l.bytes, l.nanos)}").mkString(", ")
     val known = rates.map(r => s" (${r.codec} on this machine: compress " +
       s"${mbPerSec(r.rawBytes, r.compressNanos)}, decompress " +
-      s"${mbPerSec(r.rawBytes, r.decompressNanos)} on reference data)").getOrElse("")
+      s"${mbPerSec(r.rawBytes, r.decompressNanos)} on reference data, ratio " +
+      s"${String.format(Locale.ROOT, "%.1f", r.rawBytes.toDouble / math.max(1L, r.storedBytes))})")
+      .getOrElse("")
     val ahead = if (decompressorNanos > 0) {
       s"; decompressing ahead took ${seconds(decompressorNanos)} on other threads"
     } else ""
@@ -163,22 +165,24 @@ private[spark] object CodecRates {
   private val Size = 4 << 20
   private val Block = 256 << 10
 
-  case class Rates(codec: String, rawBytes: Long, compressNanos: Long, decompressNanos: Long)
+  case class Rates(codec: String, rawBytes: Long, storedBytes: Long, compressNanos: Long,
+      decompressNanos: Long)
 
   private val cache = new ConcurrentHashMap[CodecOptions, Rates]()
 
   /**
-   * Reference data like typical shuffle records: numbers and words from a small vocabulary with
-   * a fixed seed (about 3:1 with deflate level 1).
+   * Reference data like typical shuffle records: a key, two words of a small vocabulary and a
+   * count, as text, with a fixed seed.
    */
   private lazy val reference: Array[Byte] = {
     val r = new Random(20261122L)
     val words = Array.tabulate(512)(i => s"w${Integer.toString(i * 7919, 36)}")
     val sb = new java.lang.StringBuilder(Size + 64)
     while (sb.length < Size) {
-      sb.append(r.nextInt(1000000)).append('\t').append(words(r.nextInt(words.length)))
-        .append(' ').append(words(r.nextInt(words.length))).append('\t')
-        .append(r.nextDouble()).append('\n')
+      sb.append("key-").append(r.nextInt(50000)).append('\t')
+        .append(words(r.nextInt(words.length))).append(' ')
+        .append(words(r.nextInt(words.length))).append('\t')
+        .append(r.nextInt(1000)).append('\n')
     }
     sb.toString.substring(0, Size).getBytes(StandardCharsets.US_ASCII)
   }
@@ -220,7 +224,8 @@ private[spark] object CodecRates {
       }
       compressAll() // warm-up: JIT, the library's first calls
       decompressAll()
-      Rates(s"${codec.name()} level ${codec.level()}", Size, compressAll(), decompressAll())
+      Rates(s"${codec.name()} level ${codec.level()}", Size, lengths.map(_.toLong).sum,
+        compressAll(), decompressAll())
     } finally {
       c.close()
       d.close()

@@ -47,7 +47,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private var stopping = false
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
-  private var clock: LoopClock = _
+  private var clock: SerializeClock = _
   private var commitNanos = 0L
   private var diskNanos = 0L
   private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
@@ -71,17 +71,12 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     val partitioner = dep.partitioner
     var count = 0L
     if (links != null) {
-      clock = new LoopClock(links, encoder)
-      clock.begin(buffer.diskNanos)
+      val b = buffer
+      clock = new SerializeClock(() => encoder.stats().codecNanos() + b.diskNanos)
     }
-    // The upstream's time is sampled around hasNext and next: that is where it produces records.
-    def more(): Boolean = {
-      if (clock != null) clock.upstreamStart(count)
-      records.hasNext
-    }
-    while (more()) {
+    while (records.hasNext) {
       val record = records.next()
-      if (clock != null) clock.upstreamStop()
+      if (clock != null) clock.start()
       val key = record._1
       val partition = partitioner.getPartition(key)
       bytes.reset()
@@ -92,10 +87,10 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       if (rowBasedChecksums.length > 0) {
         rowBasedChecksums(partition).update(key, record._2)
       }
+      if (clock != null) clock.stop()
       count += 1
     }
     out.close()
-    if (clock != null) clock.end(buffer.diskNanos, count)
     writeMetrics.incRecordsWritten(count)
 
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)

@@ -67,8 +67,9 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
     val encoder = new BlockEncoder(settings.codec)
-    // The sorter's iteration (merging, combining) is sampled like a block writer's upstream.
-    val clock = if (links != null) new LoopClock(links, encoder) else null
+    val clock =
+      if (links != null) new SerializeClock(() => encoder.stats().codecNanos() + diskNanos)
+      else null
     try {
       val serializer = dep.serializer.newInstance()
       for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
@@ -103,7 +104,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       serializer: SerializerInstance,
       checksum: Checksum,
       encoder: BlockEncoder,
-      clock: LoopClock): Unit = {
+      clock: SerializeClock): Unit = {
     val t0 = System.nanoTime()
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
     val opened = partitionWriter.openStream()
@@ -111,22 +112,18 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val partitionStream =
       if (clock == null) opened else new TimedOutputStream(opened, diskNanos += _)
     var records = 0L
-    if (clock != null) clock.begin(diskNanos)
     try {
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
       // Spark's checksum covers the bytes on disk, as its diagnosis of corrupt fetches expects.
       val sink = if (checksum != null) new CheckedOutputStream(timed, checksum) else timed
       val segment = new SegmentWriter(encoder, settings.blockSize, sink)
       val out = serializer.serializeStream(segment)
-      def more(): Boolean = {
-        if (clock != null) clock.upstreamStart(records)
-        elements.hasNext
-      }
-      while (more()) {
+      while (elements.hasNext) {
         val record = elements.next()
-        if (clock != null) clock.upstreamStop()
+        if (clock != null) clock.start()
         out.writeKey[Any](record._1)
         out.writeValue[Any](record._2)
+        if (clock != null) clock.stop()
         records += 1
       }
       // Flush the serializer into the segment, then finish the segment (last block, index)
@@ -140,7 +137,6 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       sink.flush()
     } finally {
       partitionStream.close()
-      if (clock != null) clock.end(diskNanos, records)
     }
     writeMetrics.incRecordsWritten(records)
     writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)

@@ -2,14 +2,13 @@ package org.apache.spark.shuffle.kae
 
 import java.io.{FilterOutputStream, OutputStream}
 
-import io.github.kaeshuffle.format.{BlockEncoder, TaskLinks}
+import io.github.kaeshuffle.format.TaskLinks
 
 /**
  * Where a map task's writer spent its time, besides the codec (in the block statistics): the
  * shuffle doctor's serialization and disk links. Zero when the doctor is off.
  *
- * @param serializeNanos serializing records into block buffers (estimated from sampled records:
- *     the writer's time less the codec, the disk and the sampled upstream)
+ * @param serializeNanos serializing records into block buffers (estimated from sampled records)
  * @param diskNanos writing spills and the map output, committing it (exact, codec calls left out)
  */
 private[spark] case class WriteTimes(serializeNanos: Long, diskNanos: Long)
@@ -19,40 +18,27 @@ private[spark] object WriteTimes {
 }
 
 /**
- * Times one writer's record loop for the doctor: the loop's wall time, the codec's and the
- * disk's time within it (exact), and the upstream's (sampled) are taken out; what remains is
- * serialization. Task thread only.
+ * The doctor's serialization link of one writer: the time to serialize a record and append its
+ * bytes to the block buffers, taken on one record in [[TaskLinks.SAMPLE_EVERY]] and scaled, less
+ * the codec and disk time nested in it (a block filling up is compressed, a spill written). The
+ * upstream's time (computing the records, which for a blocking operator all comes before the
+ * first one) is not sampled: it stays in the stage's compute and other time.
+ *
+ * @param excluded running total of the exactly measured codec and disk nanoseconds
  */
-private[kae] final class LoopClock(links: TaskLinks, encoder: BlockEncoder) {
-  private val upstream = links.sample()
-  private var start = 0L
-  private var read0 = 0L
-  private var codec0 = 0L
-  private var disk0 = 0L
-  private var serialize = 0L
+private[kae] final class SerializeClock(excluded: () => Long) {
+  private val sample = TaskLinks.sample(() => excluded())
   private var records = 0L
 
-  def begin(diskNanos: Long): Unit = {
-    read0 = links.readNanos()
-    codec0 = encoder.stats().codecNanos()
-    disk0 = diskNanos
-    start = System.nanoTime()
+  /** Before serializing record number `records` (0-based, counted here). */
+  def start(): Unit = if (TaskLinks.sampled(records)) sample.start()
+
+  def stop(): Unit = {
+    sample.stop()
+    records += 1
   }
 
-  /** Around the upstream's hasNext/next of record number `record`. */
-  def upstreamStart(record: Long): Unit = if (TaskLinks.sampled(record)) upstream.start()
-
-  def upstreamStop(): Unit = upstream.stop()
-
-  def end(diskNanos: Long, recordsInLoop: Long): Unit = {
-    val elapsed = System.nanoTime() - start
-    records += recordsInLoop
-    serialize += elapsed - (links.readNanos() - read0) -
-      (encoder.stats().codecNanos() - codec0) - (diskNanos - disk0)
-  }
-
-  /** Serialization time of every loop so far: the rest less the scaled upstream samples. */
-  def serializeNanos: Long = math.max(0L, serialize - upstream.estimate(records))
+  def serializeNanos: Long = sample.estimate(records)
 }
 
 /** Adds the time spent in the wrapped stream's writes, flushes and close to `add`. */
