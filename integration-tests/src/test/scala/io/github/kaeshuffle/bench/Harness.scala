@@ -66,7 +66,7 @@ object Harness {
    */
   case class Run(config: String, workload: String, rep: Int, wall: Double, written: Long,
       read: Long, raw: Long, calls: Long, codecMs: Double, gcMs: Long, peakMem: Long,
-      resultOk: Boolean, stages: String = "", peakHeap: Long = 0L)
+      resultOk: Boolean, stages: String = "", peakHeap: Long = 0L, cpuMs: Long = 0L)
 
   def main(args: Array[String]): Unit = {
     val outDir = Paths.get(args.lift(1).getOrElse("docs/benchmarks"))
@@ -137,7 +137,8 @@ object Harness {
       Run(f(2), f(1), f(3).toInt, f(4).toDouble, f(5).toLong, f(6).toLong, f(7).toLong,
         f(8).toLong, if (f(9).isEmpty) Double.NaN else f(9).toDouble, f(10).toLong,
         f(11).toLong, f(12).toBoolean, f.lift(13).getOrElse(""),
-        f.lift(14).filter(_.nonEmpty).map(_.toLong).getOrElse(0L))
+        f.lift(14).filter(_.nonEmpty).map(_.toLong).getOrElse(0L),
+        f.lift(15).filter(_.nonEmpty).map(_.toLong).getOrElse(0L))
     }.toSeq
   }
 
@@ -164,11 +165,15 @@ object Harness {
     Sessions.withSession(conf) { spark =>
       val totals = new ShuffleTotals
       val gc = new AtomicLong
+      val cpu = new AtomicLong
       val stages = new java.util.concurrent.ConcurrentSkipListMap[Integer, java.lang.Double]()
       spark.sparkContext.addSparkListener(totals)
       spark.sparkContext.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
-          if (e.taskMetrics != null) gc.addAndGet(e.taskMetrics.jvmGCTime)
+          if (e.taskMetrics != null) {
+            gc.addAndGet(e.taskMetrics.jvmGCTime)
+            cpu.addAndGet(e.taskMetrics.executorCpuTime)
+          }
         override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
           for (s <- e.stageInfo.submissionTime; c <- e.stageInfo.completionTime) {
             stages.put(e.stageInfo.stageId, (c - s) / 1000.0)
@@ -191,7 +196,7 @@ object Harness {
       }
       (Run(c.name, workload, rep, wall, totals.bytesWritten.get, totals.bytesRead.get, raw, calls,
         codecMs, gc.get, totals.peakExecutionMemory.get, resultOk = true, stageTimes,
-        heap.peak), digest)
+        heap.peak, cpu.get / 1000000L), digest)
     }
   }
 
@@ -208,11 +213,12 @@ object Harness {
   private def writeCsv(path: Path, runs: Seq[Run], size: String): Unit = {
     val sb = new StringBuilder("size,workload,config,rep,wall_s,shuffle_written_bytes," +
       "shuffle_read_bytes,raw_bytes,codec_calls,codec_ms,gc_ms,peak_execution_memory," +
-      "result_equal,stage_seconds,peak_heap_bytes\n")
+      "result_equal,stage_seconds,peak_heap_bytes,task_cpu_ms\n")
     for (r <- runs) {
       sb ++= s"$size,${r.workload},${r.config},${r.rep},${r.wall},${r.written},${r.read}," +
         s"${r.raw},${r.calls},${if (r.codecMs.isNaN) "" else r.codecMs},${r.gcMs},${r.peakMem}," +
-        s"${r.resultOk},${r.stages},${if (r.peakHeap > 0) r.peakHeap else ""}\n"
+        s"${r.resultOk},${r.stages},${if (r.peakHeap > 0) r.peakHeap else ""}," +
+        s"${if (r.cpuMs > 0) r.cpuMs else ""}\n"
     }
     Files.writeString(path, sb.toString)
   }
