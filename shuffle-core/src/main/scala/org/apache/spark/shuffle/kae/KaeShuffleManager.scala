@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
-import io.github.kaeshuffle.format.{BlockStats, TaskLinks}
+import io.github.kaeshuffle.format.BlockStats
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
@@ -70,16 +70,6 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   private val listenerAdded = new AtomicBoolean(false)
 
-  /** The doctor's clock of each running task, shared by its readers and writer. */
-  private val taskLinks = new ConcurrentHashMap[Long, TaskLinks]()
-
-  private def linksOf(context: TaskContext): TaskLinks =
-    if (!settings.doctor) null
-    else taskLinks.computeIfAbsent(context.taskAttemptId(), { id =>
-      context.addTaskCompletionListener[Unit](_ => taskLinks.remove(id))
-      new TaskLinks
-    })
-
   override def registerShuffle[K, V, C](
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
@@ -125,10 +115,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
         if (h.metrics != null) h.metrics.addWrite(stats, times)
       if (h.blockWriter) {
         new KaeBlockShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-          writerSettings, linksOf(context), onStats)
+          writerSettings, settings.doctor, onStats)
       } else {
         new KaeSortShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-          writerSettings, linksOf(context), onStats)
+          writerSettings, settings.doctor, onStats)
       }
     case other =>
       sortShuffleManager.getWriter(other, mapId, context, metrics)
@@ -148,7 +138,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings,
         (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
         SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context),
-        linksOf(context))
+        settings.doctor)
     case other =>
       sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,
         endPartition, context, metrics)

@@ -8,7 +8,7 @@ import java.util.concurrent.{ExecutorService, Executors, ThreadFactory}
 import java.util.concurrent.atomic.AtomicInteger
 
 import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, SegmentInputStream,
-  SegmentStreamDecoder, TaskLinks}
+  RecordSample, SegmentStreamDecoder}
 import io.github.kaeshuffle.reader.{DecodeWindow, PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.{Aggregator, InterruptibleIterator, ShuffleDependency, SparkEnv,
@@ -39,9 +39,8 @@ import org.apache.spark.util.collection.ExternalSorter
  * unread), fetched blocks up to `maxInMemoryRemote` are read into memory; the decoded blocks wait
  * in a bounded window of execution memory. Anything else is decoded as it streams in.
  *
- * @param links the task's clock for the shuffle doctor, or null when the doctor is off: the time
- *     in Spark's fetcher and in the decoded streams is measured exactly, deserialization on one
- *     record in [[TaskLinks.SAMPLE_EVERY]]
+ * @param doctor measure the shuffle doctor's links: the time in Spark's fetcher and in the
+ *     decoded streams exactly, deserialization on one record in [[RecordSample.SAMPLE_EVERY]]
  * @param onStats receives the decoding statistics and where the bytes came from (and the wait for
  *     the decompressor, and the doctor's times) when the task completes
  */
@@ -53,7 +52,7 @@ private[spark] class KaeShuffleReader[K, C](
     settings: ReaderSettings,
     onStats: (BlockStats, ReadSources) => Unit,
     shouldBatchFetch: Boolean,
-    links: TaskLinks = null,
+    doctor: Boolean = false,
     blockManager: BlockManager = SparkEnv.get.blockManager)
   extends ShuffleReader[K, C] with Logging {
 
@@ -86,7 +85,7 @@ private[spark] class KaeShuffleReader[K, C](
     // turn); prefetching streams make their own on the decompressor thread.
     val decoder = new BlockDecoder(settings.decoderCodec)
     val ahead = new Prefetch(context.taskMemoryManager())
-    val times = new ReadClock(links)
+    val times = new ReadClock(doctor)
     def wrap(blockId: BlockId, in: InputStream): InputStream = {
       val opened = if (settings.prefetch) ahead.open(blockId, in, infoOf(blockId)) else None
       times.decoding(opened.getOrElse(new SegmentStreamDecoder(in, decoder)))
@@ -394,29 +393,21 @@ private[spark] case class ReadSources(
     fetchNanos: Long = 0L, decodeNanos: Long = 0L, deserializeNanos: Long = 0L)
 
 /**
- * The doctor's clock of one reader (see [[TaskLinks]]); every method passes its argument through
- * unchanged when the doctor is off. Task thread only.
+ * The doctor's clock of one reader; every method passes its argument through unchanged when the
+ * doctor is off. Task thread only.
  */
-private[kae] final class ReadClock(links: TaskLinks) {
+private[kae] final class ReadClock(doctor: Boolean) {
   private var fetchNanos = 0L
   private var decodeNanos = 0L
-  private var records = 0L
-  private val deserialize = if (links == null) null else links.sample()
+  private val deserialize =
+    if (doctor) new RecordSample(() => fetchNanos + decodeNanos) else null
 
-  private def addFetch(t0: Long): Unit = {
-    val d = System.nanoTime() - t0
-    fetchNanos += d
-    links.addRead(d)
-  }
+  private def addFetch(t0: Long): Unit = fetchNanos += System.nanoTime() - t0
 
-  private def addDecode(t0: Long): Unit = {
-    val d = System.nanoTime() - t0
-    decodeNanos += d
-    links.addRead(d)
-  }
+  private def addDecode(t0: Long): Unit = decodeNanos += System.nanoTime() - t0
 
   /** Times the fetcher's hasNext and next: one call per block. */
-  def fetching[T](blocks: Iterator[T]): Iterator[T] = if (links == null) blocks else {
+  def fetching[T](blocks: Iterator[T]): Iterator[T] = if (!doctor) blocks else {
     new Iterator[T] {
       override def hasNext: Boolean = {
         val t = System.nanoTime()
@@ -431,7 +422,7 @@ private[kae] final class ReadClock(links: TaskLinks) {
   }
 
   /** Times the reads (and the close) of a decoded stream: one call per deserializer refill. */
-  def decoding(in: InputStream): InputStream = if (links == null) in else {
+  def decoding(in: InputStream): InputStream = if (!doctor) in else {
     new FilterInputStream(in) {
       override def read(): Int = {
         val t = System.nanoTime()
@@ -460,23 +451,22 @@ private[kae] final class ReadClock(links: TaskLinks) {
    * Samples the records' hasNext and next, where the deserializer works; the fetching and
    * decoding nested in a sample are left out (they are timed exactly).
    */
-  def deserializing[T](it: Iterator[T]): Iterator[T] = if (links == null) it else {
+  def deserializing[T](it: Iterator[T]): Iterator[T] = if (!doctor) it else {
     new Iterator[T] {
       override def hasNext: Boolean = {
-        if (!deserialize.running() && TaskLinks.sampled(records)) deserialize.start()
+        deserialize.begin()
         it.hasNext
       }
 
       override def next(): T = {
         val r = it.next()
-        deserialize.stop()
-        records += 1
+        deserialize.end()
         r
       }
     }
   }
 
-  def addTo(s: ReadSources): ReadSources = if (links == null) s else
+  def addTo(s: ReadSources): ReadSources = if (!doctor) s else
     s.copy(fetchNanos = fetchNanos, decodeNanos = decodeNanos,
-      deserializeNanos = deserialize.estimate(records))
+      deserializeNanos = deserialize.estimate())
 }

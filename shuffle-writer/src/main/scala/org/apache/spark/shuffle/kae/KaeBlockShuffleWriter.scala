@@ -3,7 +3,7 @@ package org.apache.spark.shuffle.kae
 import java.io.{ByteArrayOutputStream, OutputStream}
 import java.util.zip.{CheckedOutputStream, Checksum}
 
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, TaskLinks}
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, RecordSample}
 import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams,
   WriterSettings}
 
@@ -26,7 +26,7 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
  * be copied - not recompressed - into the final output.
  *
- * @param links the task's clock for the shuffle doctor, or null when the doctor is off
+ * @param doctor measure the shuffle doctor's serialization and disk links ([[WriteTimes]])
  * @param onStats receives the block statistics and the writer's times once the output is written
  */
 private[spark] class KaeBlockShuffleWriter[K, V](
@@ -36,7 +36,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     writeMetrics: ShuffleWriteMetricsReporter,
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
-    links: TaskLinks,
+    doctor: Boolean,
     onStats: (BlockStats, WriteTimes) => Unit)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
@@ -47,7 +47,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private var stopping = false
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
-  private var clock: SerializeClock = _
+  /** The doctor's serialization link, less the codec and disk time nested in it. */
+  private var serialize: RecordSample = _
   private var commitNanos = 0L
   private var diskNanos = 0L
   private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
@@ -70,13 +71,13 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     val out = dep.serializer.newInstance().serializeStream(bytes)
     val partitioner = dep.partitioner
     var count = 0L
-    if (links != null) {
+    if (doctor) {
       val b = buffer
-      clock = new SerializeClock(() => encoder.stats().codecNanos() + b.diskNanos)
+      serialize = new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos)
     }
     while (records.hasNext) {
       val record = records.next()
-      if (clock != null) clock.start()
+      if (serialize != null) serialize.begin()
       val key = record._1
       val partition = partitioner.getPartition(key)
       bytes.reset()
@@ -87,7 +88,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       if (rowBasedChecksums.length > 0) {
         rowBasedChecksums(partition).update(key, record._2)
       }
-      if (clock != null) clock.stop()
+      if (serialize != null) serialize.end()
       count += 1
     }
     out.close()
@@ -179,8 +180,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       }
       if (encoder != null) {
         encoder.close()
-        val times = if (clock == null) WriteTimes.None
-          else WriteTimes(clock.serializeNanos, diskNanos + commitNanos)
+        val times = if (serialize == null) WriteTimes.None
+          else WriteTimes(serialize.estimate(), diskNanos + commitNanos)
         onStats(encoder.stats(), times)
         encoder = null
       }

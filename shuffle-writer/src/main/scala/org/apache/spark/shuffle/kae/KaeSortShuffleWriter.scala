@@ -3,7 +3,7 @@ package org.apache.spark.shuffle.kae
 import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter, TaskLinks}
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, RecordSample, SegmentWriter}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
@@ -27,7 +27,7 @@ import org.apache.spark.util.collection.ExternalSorter
  * which commits `.data`, `.index` and the checksum file atomically, so every Spark component that
  * serves shuffle files serves these unchanged.
  *
- * @param links the task's clock for the shuffle doctor, or null when the doctor is off
+ * @param doctor measure the shuffle doctor's serialization and disk links ([[WriteTimes]])
  * @param onStats receives the block statistics and the writer's times once the map output is
  *     written (or failed)
  */
@@ -38,7 +38,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     writeMetrics: ShuffleWriteMetricsReporter,
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
-    links: TaskLinks,
+    doctor: Boolean,
     onStats: (BlockStats, WriteTimes) => Unit)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
@@ -67,14 +67,14 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
     val encoder = new BlockEncoder(settings.codec)
-    val clock =
-      if (links != null) new SerializeClock(() => encoder.stats().codecNanos() + diskNanos)
-      else null
+    // The doctor's serialization link, less the codec and disk time nested in it.
+    val serialize =
+      if (doctor) new RecordSample(() => encoder.stats().codecNanos() + diskNanos) else null
     try {
       val serializer = dep.serializer.newInstance()
       for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
         writePartition(mapOutputWriter, partition, elements, serializer,
-          if (checksums.nonEmpty) checksums(partition) else null, encoder, clock)
+          if (checksums.nonEmpty) checksums(partition) else null, encoder, serialize)
       }
       val t = System.nanoTime()
       partitionLengths =
@@ -87,7 +87,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     } finally {
       encoder.close()
       onStats(encoder.stats(),
-        if (clock == null) WriteTimes.None else WriteTimes(clock.serializeNanos, diskNanos))
+        if (serialize == null) WriteTimes.None else WriteTimes(serialize.estimate(), diskNanos))
     }
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
     context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)
@@ -104,13 +104,13 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       serializer: SerializerInstance,
       checksum: Checksum,
       encoder: BlockEncoder,
-      clock: SerializeClock): Unit = {
+      serialize: RecordSample): Unit = {
     val t0 = System.nanoTime()
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
     val opened = partitionWriter.openStream()
     diskNanos += System.nanoTime() - t0
     val partitionStream =
-      if (clock == null) opened else new TimedOutputStream(opened, diskNanos += _)
+      if (serialize == null) opened else new TimedOutputStream(opened, diskNanos += _)
     var records = 0L
     try {
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
@@ -120,10 +120,10 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       val out = serializer.serializeStream(segment)
       while (elements.hasNext) {
         val record = elements.next()
-        if (clock != null) clock.start()
+        if (serialize != null) serialize.begin()
         out.writeKey[Any](record._1)
         out.writeValue[Any](record._2)
-        if (clock != null) clock.stop()
+        if (serialize != null) serialize.end()
         records += 1
       }
       // Flush the serializer into the segment, then finish the segment (last block, index)

@@ -1,0 +1,116 @@
+package io.github.kaeshuffle.format;
+
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+
+/**
+ * The shuffle doctor's measure of one per-record operation (serializing, deserializing: see
+ * docs/tuning.md), taken on one record in {@link #SAMPLE_EVERY} and scaled to every record, so
+ * measuring costs two clock reads per {@value #SAMPLE_EVERY} records. The exactly measured time
+ * nested in a sample (codec calls, disk writes, fetches: a running total given as
+ * {@code excluded}) is left out of it. Not thread-safe: one task's thread.
+ */
+public final class RecordSample {
+  /** One record in this many is timed. A power of two. */
+  public static final int SAMPLE_EVERY = 32;
+
+  /**
+   * A sample longer than this and than {@link #OUTLIER_FACTOR} times the mean so far is left out:
+   * it caught the thread descheduled (more runnable threads than cores) or in a GC pause, which
+   * scaling by {@link #SAMPLE_EVERY} would blow up. That time stays in the task's other time.
+   */
+  static final long OUTLIER_NANOS = 1_000_000L;
+
+  static final int OUTLIER_FACTOR = 50;
+
+  /**
+   * What a sample's own clock reads add to it, measured once per JVM (the median of back-to-back
+   * reads) and taken off every sample: for records of a few hundred nanoseconds it is not small.
+   */
+  static final long CLOCK_NANOS = clockNanos();
+
+  /** Samples held until there are enough to judge outliers by their median. */
+  private static final int FIRST = 16;
+
+  private final LongSupplier excluded;
+  private long[] first = new long[FIRST];
+  private long records;
+  private long nanos;
+  private long count;
+  private long start;
+  private long excludedAtStart;
+  private boolean running;
+
+  /** @param excluded running total of the exactly measured nanoseconds to leave out */
+  public RecordSample(LongSupplier excluded) {
+    this.excluded = excluded;
+  }
+
+  private static long clockNanos() {
+    long[] d = new long[2001];
+    for (int round = 0; round < 5; round++) {
+      for (int i = 0; i < d.length; i++) {
+        long t = System.nanoTime();
+        d[i] = System.nanoTime() - t;
+      }
+    }
+    Arrays.sort(d);
+    return d[d.length / 2];
+  }
+
+  /**
+   * Before the next record's operation; starts timing on the 32nd, 64th, ... record (never the
+   * first, whose time carries one-time set-up: a serializer instance, the first fetch). Calling it
+   * again before {@link #end} changes nothing.
+   */
+  public void begin() {
+    if (!running && (records & (SAMPLE_EVERY - 1)) == SAMPLE_EVERY - 1) {
+      running = true;
+      excludedAtStart = excluded.getAsLong();
+      start = System.nanoTime();
+    }
+  }
+
+  /** After the record's operation: counts the record, and the sample if one was running. */
+  public void end() {
+    records++;
+    if (running) {
+      long elapsed = System.nanoTime() - start - CLOCK_NANOS;
+      elapsed = Math.max(0L, elapsed - (excluded.getAsLong() - excludedAtStart));
+      running = false;
+      if (first != null) {
+        first[(int) count++] = elapsed;
+        if (count == FIRST) {
+          judgeFirst();
+        }
+      } else if (elapsed <= OUTLIER_NANOS || elapsed <= OUTLIER_FACTOR * (nanos / count)) {
+        nanos += elapsed;
+        count++;
+      }
+    }
+  }
+
+  /** Keeps the first samples that are not outliers against their median. */
+  private void judgeFirst() {
+    long[] held = Arrays.copyOf(first, (int) count);
+    first = null;
+    long[] sorted = held.clone();
+    Arrays.sort(sorted);
+    long median = sorted[sorted.length / 2];
+    count = 0;
+    for (long e : held) {
+      if (e <= OUTLIER_NANOS || e <= OUTLIER_FACTOR * Math.max(1L, median)) {
+        nanos += e;
+        count++;
+      }
+    }
+  }
+
+  /** Estimated time of the operation over every record ended so far (0 when none sampled). */
+  public long estimate() {
+    if (first != null && count > 0) {
+      judgeFirst();
+    }
+    return count == 0 ? 0L : (long) ((double) nanos / count * records);
+  }
+}
