@@ -16,8 +16,13 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster
  * run on it through the Spark distribution's `spark-submit`.
  *
  * @param configure extra NodeManager / ResourceManager settings
+ * @param nodeManagers NodeManagers in this JVM; 0 when the test runs its own
+ *   ([[NodeManagerProcess]])
  */
-final class MiniYarn(name: String, configure: YarnConfiguration => Unit = _ => ()) {
+final class MiniYarn(
+    name: String,
+    configure: YarnConfiguration => Unit = _ => (),
+    nodeManagers: Int = 1) {
   private var cluster: MiniYARNCluster = _
   private var hadoopConfDir: Path = _
 
@@ -38,7 +43,7 @@ final class MiniYarn(name: String, configure: YarnConfiguration => Unit = _ => (
     conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 1.0f)
     conf.set("yarn.nodemanager.delete.debug-delay-sec", "600")
     configure(conf)
-    cluster = new MiniYARNCluster(name, 1, 1, 1)
+    cluster = new MiniYARNCluster(name, 1, nodeManagers, 1, 1)
     cluster.init(conf)
     cluster.start()
     // The ResourceManager publishes its real port shortly after start().
@@ -100,9 +105,6 @@ final class MiniYarn(name: String, configure: YarnConfiguration => Unit = _ => (
     found.result()
   }
 
-  /** The NodeManager's own log lines of this JVM are in the test output; its work dir: */
-  def workDir: Path = cluster.getTestWorkDir.toPath
-
-  def nodeManager: org.apache.hadoop.yarn.server.nodemanager.NodeManager =
-    cluster.getNodeManager(0)
+  /** The cluster's configuration, with the ResourceManager's real addresses. */
+  def config: YarnConfiguration = new YarnConfiguration(cluster.getConfig)
 }

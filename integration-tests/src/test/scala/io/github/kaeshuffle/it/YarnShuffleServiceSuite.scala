@@ -5,49 +5,54 @@ import java.nio.file.Files
 
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
-import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.yarn.server.api.AuxiliaryService
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 /**
- * Our shuffle service in a real NodeManager: MiniYARNCluster's NodeManager loads
- * `KaeYarnShuffleService` from the `-yarn` jar the build makes (an isolated class loader, as
- * `yarn.nodemanager.aux-services.spark_shuffle.classpath` sets it up on a real cluster). An
- * application with `spark.shuffle.service.enabled`, dynamic allocation and `spark.authenticate`
- * loses every executor after the map stage and still completes, reading through the service.
+ * Our shuffle service in a real NodeManager: Hadoop's own NodeManager, in its own process
+ * ([[NodeManagerProcess]]: unshaded Hadoop 3.5 jars, reload4j logging, NodeManager recovery on)
+ * registered with a MiniYARNCluster's ResourceManager, loads `KaeYarnShuffleService` from the
+ * `-yarn` jar the build makes, in the isolated class loader
+ * `yarn.nodemanager.aux-services.spark_shuffle.classpath` sets up, as on a real cluster.
+ *
+ * An application with `spark.shuffle.service.enabled`, dynamic allocation and
+ * `spark.authenticate` loses every executor after the map stage and still completes, reading
+ * through the service. Then the NodeManager is restarted between an application's stages, as an
+ * operator restarts one: the process is stopped and a new one started on the same port and
+ * directories. The new service must know the gone executors again from its RocksDB state (their
+ * registrations and the application's secret) for the reduce stage to read the map output
+ * without running the map stage again.
  */
 class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
-  private val port = ClusterFaults.freePort()
+  private val servicePort = ClusterFaults.freePort()
   private val serviceJar = new File(sys.props.getOrElse("kae.test.serviceJar", "missing"))
-
-  private val yarn = new MiniYarn("kae-yarn-service", conf => {
-    conf.setStrings("yarn.nodemanager.aux-services", "spark_shuffle")
-    conf.set("yarn.nodemanager.aux-services.spark_shuffle.class",
-      "io.github.kaeshuffle.yarn.KaeYarnShuffleService")
-    conf.set("yarn.nodemanager.aux-services.spark_shuffle.classpath",
-      serviceJar.getAbsolutePath)
-    conf.setInt("spark.shuffle.service.port", port)
-    conf.setBoolean("spark.authenticate", true)
-    conf.setBoolean("spark.yarn.shuffle.stopOnFailure", true)
-  })
+  private val yarn = new MiniYarn("kae-yarn-service", nodeManagers = 0)
+  private var nm: NodeManagerProcess = _
 
   override def beforeAll(): Unit = {
     super.beforeAll()
     require(serviceJar.isFile, s"$serviceJar is missing: build with mvn verify from the root")
     yarn.start()
+    nm = new NodeManagerProcess(yarn.config, Map(
+      "yarn.nodemanager.aux-services" -> "spark_shuffle",
+      "yarn.nodemanager.aux-services.spark_shuffle.class" ->
+        "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
+      "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
+      "spark.shuffle.service.port" -> servicePort.toString,
+      "spark.authenticate" -> "true",
+      "spark.yarn.shuffle.stopOnFailure" -> "true"))
+    nm.start(Seq(servicePort))
   }
 
   override def afterAll(): Unit = {
-    try yarn.stop() finally super.afterAll()
+    try if (nm != null) nm.kill() finally try yarn.stop() finally super.afterAll()
   }
 
   private def serviceConf(): Map[String, String] =
     yarn.sparkConf("auto") - "spark.executor.instances" ++ Map(
       "spark.shuffle.service.enabled" -> "true",
-      "spark.shuffle.service.port" -> port.toString,
+      "spark.shuffle.service.port" -> servicePort.toString,
       "spark.authenticate" -> "true",
       "spark.dynamicAllocation.enabled" -> "true",
       "spark.dynamicAllocation.executorIdleTimeout" -> "1s",
@@ -55,37 +60,6 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       "spark.dynamicAllocation.minExecutors" -> "0",
       "spark.dynamicAllocation.initialExecutors" -> "2",
       "spark.dynamicAllocation.maxExecutors" -> "2")
-
-  /**
-   * Restarts the NodeManager's shuffle service: the running instance is stopped, and a new one
-   * is made as the NodeManager makes it (its own class loader over the -yarn jar, the
-   * NodeManager's configuration) and started on the same port and state directory. What an
-   * executor registered, and the application's secret, must come back from RocksDB.
-   */
-  /** How the NodeManager wraps a service loaded from its own class path (package-private). */
-  private val CustomLoaderService =
-    "org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxiliaryServiceWithCustomClassLoader"
-  private lazy val newInstance = {
-    val m = Class.forName(CustomLoaderService).getDeclaredMethod("getInstance",
-      classOf[Configuration], classOf[String], classOf[String], classOf[Array[String]])
-    m.setAccessible(true)
-    m
-  }
-
-  private def restartService(): AuxiliaryService = {
-    val nm = yarn.nodeManager
-    val aux = nm.getNMContext.getAuxServices
-    val getServices = aux.getClass.getDeclaredMethod("getServices")
-    getServices.setAccessible(true)
-    val running = getServices.invoke(aux).asInstanceOf[java.util.Collection[AuxiliaryService]]
-      .asScala.filter(_.getClass.getName == CustomLoaderService)
-    assert(running.size == 1, s"services: $running")
-    running.head.stop()
-    ClusterFaults.startRebinding(nm.getConfig) {
-      newInstance.invoke(null, nm.getConfig, "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
-        serviceJar.getAbsolutePath, Array.empty[String]).asInstanceOf[AuxiliaryService]
-    }
-  }
 
   test("executors released after the map stage; the reduce stage reads through the service, " +
       "authenticated") {
@@ -99,8 +73,7 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(report.long("kae.write.codecCalls") > 0, text)
   }
 
-  // Last: it replaces the NodeManager's service instance.
-  test("the service restarted between the stages serves the reduce stage from RocksDB state") {
+  test("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {
     val gate = ClusterFaults.tmpDir("yarn-gate")
     val report = Future {
       yarn.submit("yarn-service-restart", "client", serviceConf(), Seq(gate.toString),
@@ -109,15 +82,36 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     ClusterFaults.awaitCondition("the map stage and the executors' release", 240)(
       Files.exists(gate.resolve("map-done")) || report.isCompleted)
     assert(!report.isCompleted, s"the application ended early: ${report.value}")
-    val fresh = restartService()
-    try {
-      Files.write(gate.resolve("go"), Array.emptyByteArray)
-      val r = Await.result(report, Duration(300, "s"))
-      val text = r.lines.mkString("\n")
-      assert(r.lines.contains("executorsGone true"), text)
-      assert(r.lines.contains("gateOpened true"), text)
-      assert(r.lines.contains("resultOk true"), text)
-      assert(r.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
-    } finally fresh.stop()
+
+    val firstLog = nm.log
+    nm.stop()
+    val state = nm.recoveryDir.resolve("nm-aux-services").resolve("spark_shuffle")
+    assert(Files.isDirectory(state.resolve("registeredExecutors.rdb")), s"no state in $state")
+    assert(Files.isDirectory(state.resolve("kaeShuffleSecrets.rdb")), s"no state in $state")
+    nm.start(Seq(servicePort))
+    assert(nm.log != firstLog)
+
+    Files.write(gate.resolve("go"), Array.emptyByteArray)
+    val r = Await.result(report, Duration(300, "s"))
+    val text = r.lines.mkString("\n")
+    assert(r.lines.contains("executorsGone true"), text)
+    assert(r.lines.contains("gateOpened true"), text)
+    assert(r.lines.contains("resultOk true"), text)
+    assert(r.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+    assert(r.manager == Submit.Manager, text)
+
+    // What the new process's service found in RocksDB: the map stage's executors and the
+    // application's secret.
+    val restarted = nm.logText
+    val reloaded = "Reloading registered executors: \\S+\\[appId=application_".r
+      .findAllIn(restarted).size
+    assert(reloaded >= 1, Submit.tail(nm.log, 200))
+    assert(restarted.contains("reloaded the secrets of 1 application(s)"),
+      Submit.tail(nm.log, 200))
+    // The application master's container outlived the NodeManager and was taken back; the
+    // application kept its first attempt.
+    assert("Recovering container_\\d+_\\d+_01_000001 in state (LAUNCHED|RUNNING)".r
+      .findFirstIn(restarted).nonEmpty, Submit.tail(nm.log, 200))
+    assert("container_\\d+_\\d+_02_".r.findFirstIn(restarted).isEmpty, "a second attempt")
   }
 }

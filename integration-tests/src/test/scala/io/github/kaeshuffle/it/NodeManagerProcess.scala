@@ -1,0 +1,141 @@
+package io.github.kaeshuffle.it
+
+import java.io.{File, FileOutputStream}
+import java.lang.management.ManagementFactory
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path}
+import java.util.concurrent.TimeUnit
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+
+/**
+ * A YARN NodeManager in its own JVM, run from Hadoop's own unshaded jars (the class path the
+ * `integration-tests/nodemanager` module resolves) against a [[MiniYarn]] ResourceManager, so
+ * that a test can stop the NodeManager process and start a new one as an operator restarts a
+ * NodeManager on a real cluster.
+ *
+ * It runs with NodeManager recovery on (`yarn.nodemanager.recovery.enabled`, supervised) and a
+ * fixed port, so that containers keep running while it is down, the new process takes them back,
+ * and auxiliary services get the same recovery directory. The shaded `hadoop-client-minicluster`
+ * cannot do this: it leaves out LevelDB, which the NodeManager's recovery store needs.
+ *
+ * Every start uses the same directories and port. The process's output goes to `log`, one file
+ * per start (`nodemanager-<n>.log`).
+ *
+ * @param rm the ResourceManager's configuration (its real addresses)
+ * @param settings extra NodeManager settings (auxiliary services)
+ */
+final class NodeManagerProcess(rm: Configuration, settings: Map[String, String]) {
+  val root: Path = ClusterFaults.tmpDir("nodemanager")
+  val port: Int = ClusterFaults.freePort()
+  val recoveryDir: Path = root.resolve("recovery")
+  val logDir: Path = root.resolve("logs")
+  private val localDir = root.resolve("local")
+  private val confDir = root.resolve("conf")
+  private var process: Process = _
+  private var starts = 0
+  private val containers = scala.collection.mutable.Set[ProcessHandle]()
+
+  /** The NodeId the ResourceManager knows this node by, the same on every start. */
+  def nodeId: String = s"localhost:$port"
+
+  def log: Path = root.resolve(s"nodemanager-$starts.log")
+
+  def logText: String = new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1)
+
+  private def classpath: String = {
+    val f = new File(sys.props.getOrElse("kae.test.nodeManagerClasspath", "missing"))
+    require(f.isFile, s"$f is missing: build with mvn verify from the root")
+    new String(Files.readAllBytes(f.toPath), StandardCharsets.UTF_8).trim
+  }
+
+  private def writeConf(): Unit = {
+    Seq(confDir, recoveryDir, logDir, localDir).foreach(Files.createDirectories(_))
+    val conf = new Configuration(rm)
+    val own = Map(
+      "yarn.nodemanager.address" -> nodeId,
+      "yarn.nodemanager.localizer.address" -> s"localhost:${ClusterFaults.freePort()}",
+      "yarn.nodemanager.webapp.address" -> "localhost:0",
+      "yarn.nodemanager.local-dirs" -> localDir.toString,
+      "yarn.nodemanager.log-dirs" -> logDir.toString,
+      "yarn.nodemanager.recovery.enabled" -> "true",
+      "yarn.nodemanager.recovery.supervised" -> "true",
+      "yarn.nodemanager.recovery.dir" -> recoveryDir.toString,
+      "hadoop.tmp.dir" -> root.resolve("tmp").toString,
+      "yarn.nodemanager.resource.memory-mb" -> "8192",
+      "yarn.nodemanager.resource.cpu-vcores" -> "8",
+      "yarn.nodemanager.pmem-check-enabled" -> "false",
+      "yarn.nodemanager.vmem-check-enabled" -> "false",
+      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage" -> "99.9",
+      "yarn.nodemanager.delete.debug-delay-sec" -> "600")
+    (own ++ settings).foreach { case (k, v) => conf.set(k, v) }
+    val out = new FileOutputStream(confDir.resolve("yarn-site.xml").toFile)
+    try conf.writeXml(out) finally out.close()
+    Files.write(confDir.resolve("log4j.properties"), Seq(
+      "log4j.rootLogger=INFO,console",
+      "log4j.appender.console=org.apache.log4j.ConsoleAppender",
+      "log4j.appender.console.target=System.err",
+      "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
+      "log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss.SSS} %p %c{1}: %m%n")
+      .asJava, StandardCharsets.UTF_8)
+  }
+
+  /**
+   * Starts a NodeManager process and waits until it has registered with the ResourceManager and
+   * every auxiliary service port in `servicePorts` accepts connections.
+   */
+  def start(servicePorts: Seq[Int] = Nil): this.type = {
+    require(process == null, "already running")
+    if (starts == 0) writeConf()
+    starts += 1
+    // The module flags this JVM runs with (Spark's), which Hadoop on Java 17 needs as well.
+    val moduleFlags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
+      .filter(a => a.startsWith("--add-opens") || a.startsWith("--add-exports"))
+    val cmd = Seq(s"${System.getProperty("java.home")}/bin/java", "-Xmx512m",
+      s"-Dhadoop.log.dir=$logDir", s"-Dyarn.log.dir=$logDir", "-Djava.net.preferIPv4Stack=true") ++
+      moduleFlags ++ Seq("-cp", s"$confDir${File.pathSeparator}$classpath",
+      "org.apache.hadoop.yarn.server.nodemanager.NodeManager")
+    val pb = new ProcessBuilder(cmd.asJava)
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile))
+    process = pb.start()
+    ClusterFaults.awaitCondition(s"NodeManager $nodeId registering (log $log)", 120) {
+      if (!process.isAlive) {
+        throw new AssertionError(s"The NodeManager exited:\n${Submit.tail(log)}")
+      }
+      Files.exists(log) && logText.contains(s"Registered with ResourceManager as $nodeId")
+    }
+    for (p <- servicePorts) {
+      ClusterFaults.awaitCondition(s"an auxiliary service on port $p (log $log)", 60) {
+        try { new java.net.Socket("127.0.0.1", p).close(); true }
+        catch { case _: java.io.IOException => false }
+      }
+    }
+    this
+  }
+
+  /**
+   * Stops the process as `yarn --daemon stop nodemanager` does (SIGTERM: the NodeManager's
+   * shutdown hook stops its services; with supervised recovery it leaves containers running) and
+   * waits for it to exit.
+   */
+  def stop(): Unit = if (process != null) {
+    process.descendants().forEach(c => containers += c)
+    process.destroy()
+    if (!process.waitFor(60, TimeUnit.SECONDS)) process.destroyForcibly().waitFor()
+    process = null
+  }
+
+  /**
+   * Stops the NodeManager and kills what it launched and left running: the containers of every
+   * start (after a restart, those it took back are no longer its children).
+   */
+  def kill(): Unit = {
+    stop()
+    containers.filter(_.isAlive).foreach(_.destroyForcibly())
+  }
+
+  def isRunning: Boolean = process != null && process.isAlive
+}
