@@ -13,6 +13,9 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.yarn.server.api.AuxiliaryService
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext}
+import org.apache.spark.network.sasl.SecretKeyHolder
+import org.apache.spark.network.shuffle.ExternalBlockStoreClient
+import org.apache.spark.network.util.{MapConfigProvider, TransportConf}
 import org.apache.spark.rdd.ShuffledRDD
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
@@ -181,6 +184,23 @@ object ClusterFaults {
 
   private def bindFailure(e: Throwable): Boolean =
     Iterator.iterate(e)(_.getCause).takeWhile(_ != null).exists(_.isInstanceOf[BindException])
+
+  /**
+   * Spark's external-shuffle client for `appId`, as an executor of that application makes it:
+   * authenticating with `secret` (`spark.authenticate`), or without authentication when None.
+   */
+  def shuffleClient(appId: String, secret: Option[String]): ExternalBlockStoreClient = {
+    val holder = secret.map { key =>
+      new SecretKeyHolder {
+        override def getSaslUser(appId: String): String = "sparkSaslUser"
+        override def getSecretKey(appId: String): String = key
+      }
+    }
+    val c = new ExternalBlockStoreClient(new TransportConf("shuffle", MapConfigProvider.EMPTY),
+      holder.orNull, secret.isDefined, 10000)
+    c.init(appId)
+    c
+  }
 
   def tmpDir(prefix: String): Path =
     Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath, prefix)

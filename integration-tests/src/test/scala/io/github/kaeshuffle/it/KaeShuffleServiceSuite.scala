@@ -19,11 +19,8 @@ import org.apache.hadoop.yarn.server.api.{ApplicationInitializationContext,
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.network.buffer.ManagedBuffer
-import org.apache.spark.network.sasl.SecretKeyHolder
-import org.apache.spark.network.shuffle.{BlockFetchingListener, ExecutorDiskUtils,
-  ExternalBlockStoreClient}
+import org.apache.spark.network.shuffle.{BlockFetchingListener, ExecutorDiskUtils}
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
-import org.apache.spark.network.util.{MapConfigProvider, TransportConf}
 
 /**
  * Our YARN auxiliary service ([[KaeYarnShuffleService]]) run in this JVM the way a NodeManager
@@ -71,19 +68,6 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
     }
   }
 
-  private def secretHolder(secret: String): SecretKeyHolder = new SecretKeyHolder {
-    override def getSaslUser(appId: String): String = "sparkSaslUser"
-    override def getSecretKey(appId: String): String = secret
-  }
-
-  private def client(appId: String, secret: Option[String]): ExternalBlockStoreClient = {
-    val conf = new TransportConf("shuffle", MapConfigProvider.EMPTY)
-    val c = new ExternalBlockStoreClient(conf, secret.map(secretHolder).orNull, secret.isDefined,
-      10000)
-    c.init(appId)
-    c
-  }
-
   /** An executor's directories inside its application's directory, as YARN lays them out. */
   private def executorDirs(root: Path, appId: String, exec: String): Array[String] =
     Array(Files.createDirectories(root.resolve(s"usercache/u/appcache/$appId/blockmgr-$exec"))
@@ -103,7 +87,7 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
       s.initializeApplication(new ApplicationInitializationContext("u", app,
         ByteBuffer.wrap(secret.getBytes(StandardCharsets.UTF_8))))
       def register(withSecret: Option[String]): Unit = {
-        val c = client(appId, withSecret)
+        val c = shuffleClient(appId, withSecret)
         try c.registerWithShuffleServer("127.0.0.1", port, "1", info) finally c.close()
       }
       register(Some(secret))
@@ -128,7 +112,7 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
     try {
       val app = ApplicationId.newInstance(System.currentTimeMillis(), 3).toString
       val other = ApplicationId.newInstance(System.currentTimeMillis(), 4).toString
-      val c = client(app, None)
+      val c = shuffleClient(app, None)
       try {
         c.registerWithShuffleServer("127.0.0.1", port, "1",
           new ExecutorShuffleInfo(executorDirs(local, app, "1"), 64, SortManager))
@@ -189,7 +173,7 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
     }
     val s = service(dir.resolve("recovery"), local, port)
     try {
-      val setup = client(app, None)
+      val setup = shuffleClient(app, None)
       try infos.foreach { case (e, info) =>
         setup.registerWithShuffleServer("127.0.0.1", port, e, info)
       } finally setup.close()
@@ -202,7 +186,7 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
       val start = System.nanoTime()
       val threads = (0 until clients).map { t =>
         new Thread(() => {
-          val c = client(app, None)
+          val c = shuffleClient(app, None)
           try {
             for (_ <- 0 until rounds; (e, _) <- infos) {
               val ids = (0 until maps).flatMap(m => (0 until reducers)

@@ -105,6 +105,12 @@ final class MiniYarn(
     found.result()
   }
 
+  /** The ids of the applications the ResourceManager runs now. */
+  def runningApps(): Seq[String] =
+    cluster.getResourceManager.getRMContext.getRMApps.values().asScala.toSeq
+      .filter(_.getState == org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.RUNNING)
+      .map(_.getApplicationId.toString)
+
   /** The cluster's configuration, with the ResourceManager's real addresses. */
   def config: YarnConfiguration = new YarnConfiguration(cluster.getConfig)
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
 
+import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -90,6 +91,20 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(Files.isDirectory(state.resolve("kaeShuffleSecrets.rdb")), s"no state in $state")
     nm.start(Seq(servicePort))
     assert(nm.log != firstLog)
+
+    // The restarted service enforces the reloaded secret: a client of the application that
+    // presents a wrong secret, or none, is refused. (The right one is the reduce stage's.)
+    val apps = yarn.runningApps()
+    assert(apps.size == 1, s"running: $apps")
+    val info = new ExecutorShuffleInfo(Array(nm.root.resolve("local").toString), 64,
+      "org.apache.spark.shuffle.sort.SortShuffleManager")
+    for (secret <- Seq(Some("a-wrong-secret"), None)) {
+      val c = ClusterFaults.shuffleClient(apps.head, secret)
+      val e = try intercept[Exception](
+        c.registerWithShuffleServer("127.0.0.1", servicePort, "99", info)) finally c.close()
+      // Refused by the authentication itself (Spark's SASL handshake), not by anything after it.
+      assert(String.valueOf(e.getMessage).contains("Sasl"), s"$secret: $e")
+    }
 
     Files.write(gate.resolve("go"), Array.emptyByteArray)
     val r = Await.result(report, Duration(300, "s"))
