@@ -51,14 +51,18 @@ object Harness {
     (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
 
   /**
-   * Configurations run only when named: KAE Shuffle without the shuffle doctor's clocks, to
-   * measure what measuring costs.
+   * Configurations run only when named, against kae-libdeflate: without the shuffle doctor's
+   * clocks (what measuring costs), and without the incompressibility probe (what it saves and
+   * costs).
    */
-  val ExtraConfigs: Seq[Config] = Seq({
+  val ExtraConfigs: Seq[Config] = {
     val c = kae("libdeflate", "kae-libdeflate")
-    c.copy(name = "kae-libdeflate-nodoctor",
-      settings = c.settings + ("spark.shuffle.kae.doctor.enabled" -> "false"))
-  })
+    Seq(
+      c.copy(name = "kae-libdeflate-nodoctor",
+        settings = c.settings + ("spark.shuffle.kae.doctor.enabled" -> "false")),
+      c.copy(name = "kae-libdeflate-noprobe",
+        settings = c.settings + ("spark.shuffle.kae.writer.probeIncompressible" -> "false")))
+  }
 
   /**
    * One run. `stages`: "stageId:seconds" for every completed stage, `;`-separated; `peakHeap`: the

@@ -15,17 +15,30 @@ import java.util.zip.CRC32C;
 /**
  * Turns one raw block into one frame with exactly one codec call. If the compressed payload is not
  * strictly smaller than the block, the raw bytes are stored instead, so a frame's payload is never
- * larger than its block. Not thread-safe; owns one compressor, reused for every block.
+ * larger than its block. With the {@link IncompressibleProbe} on, a block the probe judges
+ * incompressible is stored raw with no codec call at all. Not thread-safe; owns one compressor,
+ * reused for every block.
  */
 public final class BlockEncoder implements AutoCloseable {
   private final BlockCodec codec;
   private final BlockCompressor compressor;
   private final CRC32C crc = new CRC32C();
   private final BlockStats stats = new BlockStats();
+  private final IncompressibleProbe probe;
 
+  /** An encoder that calls the codec for every block. */
   public BlockEncoder(BlockCodec codec) throws CodecException {
+    this(codec, false);
+  }
+
+  /**
+   * @param probeIncompressible test each block with an {@link IncompressibleProbe} first and store
+   *     the ones it judges incompressible raw, without calling the codec
+   */
+  public BlockEncoder(BlockCodec codec, boolean probeIncompressible) throws CodecException {
     this.codec = codec;
     this.compressor = codec.newCompressor();
+    this.probe = probeIncompressible ? new IncompressibleProbe() : null;
   }
 
   public BlockCodec codec() {
@@ -57,9 +70,16 @@ public final class BlockEncoder implements AutoCloseable {
     payload.position(start + FRAME_HEADER_LENGTH);
     ByteBuffer rawView = raw.duplicate();
     long t0 = System.nanoTime();
-    int stored = compressor.compress(rawView, payload);
+    int stored;
+    if (probe != null && probe.looksIncompressible(raw)) {
+      stored = rawLength;
+      stats.probedRawBlocks++;
+    } else {
+      stored = compressor.compress(rawView, payload);
+      stats.codecCalls++;
+    }
+    // The probe's time counts as the codec's: it is the codec layer's work for this block.
     stats.codecNanos += System.nanoTime() - t0;
-    stats.codecCalls++;
     int flags = 0;
     if (stored >= rawLength) {
       stored = rawLength;

@@ -10,13 +10,17 @@ public final class BlockStats {
   long rawBytes;
   long storedBytes;
   long storedRawBlocks;
+  long probedRawBlocks;
   long codecNanos;
 
   public long blocks() {
     return blocks;
   }
 
-  /** Calls into the codec: one per block compressed or decompressed, none for stored-raw reads. */
+  /**
+   * Calls into the codec: one per block compressed or decompressed; none for stored-raw reads, nor
+   * for blocks the probe stored raw.
+   */
   public long codecCalls() {
     return codecCalls;
   }
@@ -34,6 +38,14 @@ public final class BlockStats {
     return storedRawBlocks;
   }
 
+  /**
+   * Of the stored-raw blocks, those the {@link IncompressibleProbe} judged incompressible, stored
+   * without a codec call.
+   */
+  public long probedRawBlocks() {
+    return probedRawBlocks;
+  }
+
   public long codecNanos() {
     return codecNanos;
   }
@@ -44,6 +56,7 @@ public final class BlockStats {
     rawBytes += other.rawBytes;
     storedBytes += other.storedBytes;
     storedRawBlocks += other.storedRawBlocks;
+    probedRawBlocks += other.probedRawBlocks;
     codecNanos += other.codecNanos;
   }
 
@@ -51,6 +64,7 @@ public final class BlockStats {
   public String toString() {
     return "blocks=" + blocks + " codecCalls=" + codecCalls + " rawBytes=" + rawBytes
         + " storedBytes=" + storedBytes + " storedRawBlocks=" + storedRawBlocks
+        + " probedRawBlocks=" + probedRawBlocks
         + " codecMillis=" + codecNanos / 1_000_000;
   }
 }

@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param blockSize raw bytes per block (every block but a partition's last is exactly this long)
  * @param maxMemory most memory one task's block writer holds, 0 for no limit of its own
  * @param initialBufferSize first size of a partition's raw buffer in the block writer
+ * @param probeIncompressible store blocks an {@code IncompressibleProbe} judges incompressible
+ *     raw without a codec call
  */
 public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
-    int initialBufferSize) {
+    int initialBufferSize, boolean probeIncompressible) {
   public WriterSettings {
     Objects.requireNonNull(codec, "codec");
     BlockFormat.checkBlockSize(blockSize);
@@ -27,8 +29,8 @@ public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
     }
   }
 
-  /** Settings with the defaults for memory: no own limit, 4 KiB first buffers. */
+  /** Settings with the defaults for memory (no own limit, 4 KiB first buffers), no probe. */
   public WriterSettings(BlockCodec codec, int blockSize) {
-    this(codec, blockSize, 0, Math.min(4096, blockSize));
+    this(codec, blockSize, 0, Math.min(4096, blockSize), false);
   }
 }

@@ -73,6 +73,19 @@ private[spark] object KaeShuffleConf {
     .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
     .createWithDefaultString("4k")
 
+  val WRITER_PROBE_INCOMPRESSIBLE: ConfigEntry[String] = entry("writer.probeIncompressible")
+    .doc("Before compressing a block, test a sample of it (16 KiB of a 256 KiB block: byte " +
+      "entropy and repeated 4-byte sequences) and store a block judged incompressible raw, " +
+      "without calling the codec. `auto`: on for the deflate codecs (kaezip, libdeflate, zlib, " +
+      "java), which are slowest on random or already compressed bytes; off for lz4 and zstd, " +
+      "which pass over such bytes quickly themselves. `true` or `false` for every codec. A " +
+      "misjudged block only loses what the codec would have saved on it (about 1-2% at most), " +
+      "never data; blocks under 16 KiB are never probed.")
+    .stringConf
+    .transform(_.toLowerCase(Locale.ROOT))
+    .checkValues(Set("auto", "true", "false"))
+    .createWithDefault("auto")
+
   val READER_PREFETCH: ConfigEntry[Boolean] = entry("reader.prefetch")
     .doc("Decompress blocks ahead of the deserializer on a background thread, after reading " +
       "each segment's index. Applies to this executor's own blocks (memory-mapped) and to " +

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.jdk.CollectionConverters._
 import scala.util.Try
 
-import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
+import io.github.kaeshuffle.codec.{BlockCodec, CodecFormat, CodecOptions, Codecs}
 import io.github.kaeshuffle.format.BlockStats
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
@@ -64,7 +64,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   /** The block codec of this JVM, chosen once (the choice and its reason are logged once). */
   private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
   private lazy val writerSettings = new WriterSettings(codec, settings.blockSize,
-    settings.writerMaxMemory, settings.writerInitialBuffer)
+    settings.writerMaxMemory, settings.writerInitialBuffer,
+    KaeShuffleManager.probeIncompressible(settings.probeIncompressible, codec))
   private lazy val readerSettings = new ReaderSettings(codec, settings.prefetch,
     settings.windowSize, settings.windowKind, settings.blockSize, settings.maxInMemoryFetch)
 
@@ -169,6 +170,7 @@ private[spark] object KaeShuffleManager {
       blockSize: Int,
       writerMaxMemory: Long,
       writerInitialBuffer: Int,
+      probeIncompressible: String,
       prefetch: Boolean,
       windowSize: Long,
       windowKind: DecodeWindow.Kind,
@@ -201,9 +203,15 @@ private[spark] object KaeShuffleManager {
         s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
     }
     Settings(conf.get(ENABLED), options, blockSize, conf.get(WRITER_MAX_MEMORY),
-      initialBuffer.toInt, conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
+      initialBuffer.toInt, conf.get(WRITER_PROBE_INCOMPRESSIBLE), conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
       conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY), conf.get(DOCTOR))
+  }
+
+  /** Whether writers probe blocks for incompressibility: `auto` means for the deflate codecs. */
+  def probeIncompressible(setting: String, codec: BlockCodec): Boolean = setting match {
+    case "auto" => codec.format() == CodecFormat.DEFLATE
+    case other => other.toBoolean
   }
 
   /** Spark's own rule for its serialized shuffle: records movable as bytes, nothing to combine. */

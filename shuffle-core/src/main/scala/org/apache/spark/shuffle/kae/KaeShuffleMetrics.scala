@@ -33,7 +33,8 @@ private[spark] class KaeShuffleMetrics private (
     val writeDiskNanos: LongAccumulator,
     val readFetchNanos: LongAccumulator,
     val readDecodeNanos: LongAccumulator,
-    val readDeserializeNanos: LongAccumulator) extends Serializable {
+    val readDeserializeNanos: LongAccumulator,
+    val writeProbedRawBlocks: LongAccumulator) extends Serializable {
 
   def addWrite(s: BlockStats, times: WriteTimes): Unit = {
     writeRawBytes.add(s.rawBytes())
@@ -41,6 +42,7 @@ private[spark] class KaeShuffleMetrics private (
     writeCodecCalls.add(s.codecCalls())
     writeCodecNanos.add(s.codecNanos())
     writeStoredRawBlocks.add(s.storedRawBlocks())
+    writeProbedRawBlocks.add(s.probedRawBlocks())
     writeSerializeNanos.add(times.serializeNanos)
     writeDiskNanos.add(times.diskNanos)
   }
@@ -66,6 +68,8 @@ private[spark] object KaeShuffleMetrics {
   val WriteCodecCalls = Prefix + "write.codecCalls"
   val WriteCodecNanos = Prefix + "write.codecNanos"
   val WriteStoredRawBlocks = Prefix + "write.storedRawBlocks"
+  /** Of the blocks stored raw, those the incompressibility probe stored without a codec call. */
+  val WriteProbedRawBlocks = Prefix + "write.probedRawBlocks"
   val ReadRawBytes = Prefix + "read.rawBytes"
   val ReadCodecCalls = Prefix + "read.codecCalls"
   val ReadCodecNanos = Prefix + "read.codecNanos"
@@ -86,7 +90,7 @@ private[spark] object KaeShuffleMetrics {
       acc(WriteCodecNanos), acc(WriteStoredRawBlocks), acc(ReadRawBytes), acc(ReadCodecCalls),
       acc(ReadCodecNanos), acc(ReadWaitNanos), acc(ReadMappedBytes), acc(ReadInPlaceBytes),
       acc(ReadCopiedBytes), acc(WriteSerializeNanos), acc(WriteDiskNanos), acc(ReadFetchNanos),
-      acc(ReadDecodeNanos), acc(ReadDeserializeNanos))
+      acc(ReadDecodeNanos), acc(ReadDeserializeNanos), acc(WriteProbedRawBlocks))
   }
 }
 
@@ -170,7 +174,10 @@ private[spark] object KaeStageSummaryListener {
         Some(s"wrote ${mib(t(WriteRawBytes))} raw -> ${mib(t(WriteStoredBytes))} stored" +
           s" (ratio ${ratio(t(WriteRawBytes), t(WriteStoredBytes))}), ${t(WriteCodecCalls)}" +
           s" codec calls (${perCall(t(WriteRawBytes), t(WriteCodecCalls))} per call)," +
-          s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw")
+          s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw" +
+          (if (t(WriteProbedRawBlocks) > 0) {
+            s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
+          } else ""))
       } else None,
       if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
         Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +

@@ -64,22 +64,37 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
     }
   }
 
-  test("random data is stored raw and output is never larger than input plus framing") {
-    LocalSpark.withSpark(kae()) { sc =>
-      val rdd = sc.parallelize(0 until 2, 2).flatMap { slice =>
-        val r = new Random(slice)
-        Iterator.fill(200) {
-          val b = new Array[Byte](5000)
-          r.nextBytes(b)
-          (r.nextInt(), b)
+  test("random data is stored raw and output is never larger than input plus framing; the " +
+      "deflate codecs probe it and skip the codec call, or call it when the probe is off") {
+    for (probe <- Seq("auto", "false")) {
+      LocalSpark.withSpark(kae(KaeShuffleConf.CODEC.key -> "zlib",
+          KaeShuffleConf.WRITER_PROBE_INCOMPRESSIBLE.key -> probe)) { sc =>
+        val rdd = sc.parallelize(0 until 2, 2).flatMap { slice =>
+          val r = new Random(slice)
+          Iterator.fill(200) {
+            val b = new Array[Byte](5000)
+            r.nextBytes(b)
+            (r.nextInt(), b)
+          }
+        }.partitionBy(new HashPartitioner(3))
+        rdd.count()
+        val m = handleOf(rdd).metrics
+        assert(m.writeStoredRawBlocks.value > 0)
+        if (probe == "auto") {
+          // Only the last, partial block of each segment (2 maps x 3 partitions) is too small
+          // to probe.
+          assert(m.writeCodecCalls.value <= 6, "full random blocks need no codec call")
+          assert(m.writeProbedRawBlocks.value >= 100)
+          assert(m.writeStoredRawBlocks.value ==
+            m.writeProbedRawBlocks.value + m.writeCodecCalls.value)
+        } else {
+          assert(m.writeProbedRawBlocks.value == 0)
+          assert(m.writeStoredRawBlocks.value == m.writeCodecCalls.value)
         }
-      }.partitionBy(new HashPartitioner(3))
-      rdd.count()
-      val m = handleOf(rdd).metrics
-      assert(m.writeStoredRawBlocks.value == m.writeCodecCalls.value)
-      assert(m.writeStoredBytes.value == m.writeRawBytes.value)
-      val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
-      assert(onDisk <= m.writeRawBytes.value * 1.01, s"$onDisk vs ${m.writeRawBytes.value}")
+        assert(m.writeStoredBytes.value == m.writeRawBytes.value)
+        val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
+        assert(onDisk <= m.writeRawBytes.value * 1.01, s"$onDisk vs ${m.writeRawBytes.value}")
+      }
     }
   }
 

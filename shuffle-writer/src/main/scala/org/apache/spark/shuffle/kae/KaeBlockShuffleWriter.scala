@@ -59,7 +59,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   }
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
-    encoder = new BlockEncoder(settings.codec)
+    encoder = new BlockEncoder(settings.codec, settings.probeIncompressible)
     memory = new WriterMemory(context.taskMemoryManager())
     val blockManager = SparkEnv.get.blockManager
     buffer = new PartitionedBlockBuffer(numPartitions, settings.blockSize,

@@ -66,7 +66,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
-    val encoder = new BlockEncoder(settings.codec)
+    val encoder = new BlockEncoder(settings.codec, settings.probeIncompressible)
     // The doctor's serialization link, less the codec and disk time nested in it.
     val serialize =
       if (doctor) new RecordSample(() => encoder.stats().codecNanos() + diskNanos) else null
