@@ -7,13 +7,16 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
  * Every workload at `tiny` size in local[4], with KAE Shuffle under every codec and both the
- * Kryo and Java serializers, gives exactly the result of Spark's built-in shuffle.
+ * Kryo and Java serializers, gives exactly the result of Spark's built-in shuffle; so does the
+ * block writer with one serialization stream for all partitions (the way it writes when a
+ * shuffle has more than `spark.shuffle.kae.writer.partitionStreams` partitions).
  */
 class WorkloadDifferentialSuite extends AnyFunSuite {
   private val Slices = 4
 
-  private def runAll(codec: Option[String], serializer: String): Map[String, WorkloadJobs.Digest] =
-    Sessions.withSession(Sessions.conf(codec, serializer)) { spark =>
+  private def runAll(codec: Option[String], serializer: String,
+      extra: Map[String, String] = Map.empty): Map[String, WorkloadJobs.Digest] =
+    Sessions.withSession(Sessions.conf(codec, serializer).setAll(extra)) { spark =>
       if (codec.isDefined) {
         assert(KaeSparkAccess.usesKaeShuffle(spark.sparkContext))
       }
@@ -22,9 +25,11 @@ class WorkloadDifferentialSuite extends AnyFunSuite {
       }.toMap
     }
 
+  private lazy val expectedKryo = runAll(None, Sessions.Kryo)
+
   for (serializer <- Seq(Sessions.Kryo, Sessions.Java)) {
     val serializerName = serializer.split('.').last
-    lazy val expected = runAll(None, serializer)
+    lazy val expected = if (serializer == Sessions.Kryo) expectedKryo else runAll(None, serializer)
     for (codec <- Sessions.Codecs) {
       test(s"all workloads, codec $codec, $serializerName") {
         val actual = runAll(Some(codec), serializer)
@@ -34,6 +39,15 @@ class WorkloadDifferentialSuite extends AnyFunSuite {
           assert(actual(w).records > 0, s"$w produced nothing")
         }
       }
+    }
+  }
+
+  test("all workloads, one serialization stream for all partitions, Kryo") {
+    val actual = runAll(Some("libdeflate"), Sessions.Kryo,
+      Map("spark.shuffle.kae.writer.partitionStreams" -> "0"))
+    for (w <- WorkloadJobs.Names) {
+      assert(actual(w).sameAs(expectedKryo(w)),
+        s"$w differs: KAE ${actual(w)} vs Spark ${expectedKryo(w)}")
     }
   }
 }

@@ -14,9 +14,14 @@ import java.util.Objects;
  * @param initialBufferSize first size of a partition's raw buffer in the block writer
  * @param probeIncompressible store blocks an {@code IncompressibleProbe} judges incompressible
  *     raw without a codec call
+ * @param partitionStreams most partitions for which the block writer keeps a serialization stream
+ *     per partition (above, one stream flushed into each record's partition)
  */
 public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
-    int initialBufferSize, boolean probeIncompressible) {
+    int initialBufferSize, boolean probeIncompressible, int partitionStreams) {
+  /** Spark's own limit for its bypass-merge writer, which also keeps a stream per partition. */
+  public static final int DEFAULT_PARTITION_STREAMS = 200;
+
   public WriterSettings {
     Objects.requireNonNull(codec, "codec");
     BlockFormat.checkBlockSize(blockSize);
@@ -27,10 +32,14 @@ public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
       throw new IllegalArgumentException("The initial buffer size must be 1 KiB to the block"
           + " size (" + blockSize + "), not " + initialBufferSize + ".");
     }
+    if (partitionStreams < 0) {
+      throw new IllegalArgumentException("partitionStreams cannot be negative: "
+          + partitionStreams);
+    }
   }
 
   /** Settings with the defaults for memory (no own limit, 4 KiB first buffers), no probe. */
   public WriterSettings(BlockCodec codec, int blockSize) {
-    this(codec, blockSize, 0, Math.min(4096, blockSize), false);
+    this(codec, blockSize, 0, Math.min(4096, blockSize), false, DEFAULT_PARTITION_STREAMS);
   }
 }

@@ -7,6 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.{CodecOptions, Codecs}
 import io.github.kaeshuffle.format.BlockFormat
+import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.SparkConf
 import org.apache.spark.internal.config.{ConfigBuilder, ConfigEntry, OptionalConfigEntry}
@@ -85,6 +86,18 @@ private[spark] object KaeShuffleConf {
     .transform(_.toLowerCase(Locale.ROOT))
     .checkValues(Set("auto", "true", "false"))
     .createWithDefault("auto")
+
+  val WRITER_PARTITION_STREAMS: ConfigEntry[Int] = entry("writer.partitionStreams")
+    .doc("Up to this many partitions, the block writer (Kryo, Spark SQL rows) keeps one " +
+      "serialization stream per partition, writing straight into the partition's block " +
+      "buffer; with more, one stream serves all partitions and is flushed into the record's " +
+      "partition after every record. Each stream holds the serializer's own buffer (Kryo: " +
+      "spark.kryoserializer.buffer, 64k), outside the memory Spark accounts, as in Spark's " +
+      "bypass-merge writer, whose limit (spark.shuffle.sort.bypassMergeThreshold) is the " +
+      "default. 0 for one stream always.")
+    .intConf
+    .checkValue(v => v >= 0 && v <= 100000, "Use 0 to 100000.")
+    .createWithDefault(WriterSettings.DEFAULT_PARTITION_STREAMS)
 
   val READER_PREFETCH: ConfigEntry[Boolean] = entry("reader.prefetch")
     .doc("Decompress blocks ahead of the deserializer on a background thread, after reading " +

@@ -65,7 +65,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
   private lazy val writerSettings = new WriterSettings(codec, settings.blockSize,
     settings.writerMaxMemory, settings.writerInitialBuffer,
-    KaeShuffleManager.probeIncompressible(settings.probeIncompressible, codec))
+    KaeShuffleManager.probeIncompressible(settings.probeIncompressible, codec),
+    settings.partitionStreams)
   private lazy val readerSettings = new ReaderSettings(codec, settings.prefetch,
     settings.windowSize, settings.windowKind, settings.blockSize, settings.maxInMemoryFetch)
 
@@ -171,6 +172,7 @@ private[spark] object KaeShuffleManager {
       writerMaxMemory: Long,
       writerInitialBuffer: Int,
       probeIncompressible: String,
+      partitionStreams: Int,
       prefetch: Boolean,
       windowSize: Long,
       windowKind: DecodeWindow.Kind,
@@ -203,7 +205,8 @@ private[spark] object KaeShuffleManager {
         s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
     }
     Settings(conf.get(ENABLED), options, blockSize, conf.get(WRITER_MAX_MEMORY),
-      initialBuffer.toInt, conf.get(WRITER_PROBE_INCOMPRESSIBLE), conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
+      initialBuffer.toInt, conf.get(WRITER_PROBE_INCOMPRESSIBLE),
+      conf.get(WRITER_PARTITION_STREAMS), conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
       conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY), conf.get(DOCTOR))
   }

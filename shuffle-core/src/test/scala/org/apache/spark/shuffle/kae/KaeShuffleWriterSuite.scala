@@ -98,6 +98,23 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
     }
   }
 
+  test("a serialization stream per partition and one stream for all write the same bytes") {
+    def mapOutputs(streams: Int): Seq[Seq[Byte]] =
+      LocalSpark.withSpark(kae(KaeShuffleConf.WRITER_PARTITION_STREAMS.key -> streams.toString)) {
+        sc =>
+          val rdd = sc.parallelize(0 until 3, 3).flatMap { slice =>
+            val r = new Random(slice)
+            Iterator.fill(20000)((r.nextInt(5000), "v" * r.nextInt(40) + slice))
+          }.partitionBy(new HashPartitioner(7))
+          rdd.count()
+          assert(handleOf(rdd).blockWriter)
+          ShuffleFiles.mapOutputs(sc, 0).map(_.bytes.toSeq)
+      }
+    val perPartition = mapOutputs(7)
+    assert(perPartition.size == 3 && perPartition.forall(_.nonEmpty))
+    assert(perPartition == mapOutputs(0))
+  }
+
   private def wordCounts(sc: org.apache.spark.SparkContext, parts: Int): RDD[(String, Int)] =
     sc.parallelize(0 until 8, 8).flatMap { slice =>
       val r = new Random(slice)

@@ -1,6 +1,6 @@
 package org.apache.spark.shuffle.kae
 
-import java.io.{ByteArrayOutputStream, OutputStream}
+import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, RecordSample}
@@ -10,6 +10,7 @@ import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, Partit
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.scheduler.MapStatus
+import org.apache.spark.serializer.SerializationStream
 import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
 import org.apache.spark.shuffle.api.{ShuffleExecutorComponents, ShuffleMapOutputWriter,
   ShufflePartitionWriter}
@@ -20,9 +21,11 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * The fast map-side writer, for serializers whose records can be moved as bytes (Kryo, Spark
  * SQL's rows) and shuffles without map-side combine.
  *
- * Each record is serialized once, into a reused buffer, and its bytes are appended to its
- * partition's block buffer ([[PartitionedBlockBuffer]]); a full block is compressed with one codec
- * call. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
+ * Each record is serialized once, straight into its partition's block buffer
+ * ([[PartitionedBlockBuffer]]); a full block is compressed with one codec call. Up to
+ * `settings.partitionStreams` partitions, each partition has its own serialization stream, as Spark's
+ * bypass-merge writer has (the serializer's buffer reaches the block buffer when it fills); with
+ * more, one stream serves all and is flushed into the record's partition after each record. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
  * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
  * be copied - not recompressed - into the final output.
  *
@@ -53,9 +56,14 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private var diskNanos = 0L
   private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
 
-  /** A ByteArrayOutputStream whose array can be read without a copy. */
-  private class RecordBytes extends ByteArrayOutputStream(64 * 1024) {
-    def array: Array[Byte] = buf
+  /** Bytes written here are appended to the partition `target` names at the time. */
+  private final class PartitionOutput(var target: Int) extends OutputStream {
+    private val one = new Array[Byte](1)
+    override def write(b: Int): Unit = {
+      one(0) = b.toByte
+      buffer.append(target, one, 0, 1)
+    }
+    override def write(b: Array[Byte], off: Int, len: Int): Unit = buffer.append(target, b, off, len)
   }
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
@@ -67,31 +75,51 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       () => blockManager.diskBlockManager.createTempShuffleBlock()._2.toPath)
     memory.buffer = buffer
 
-    val bytes = new RecordBytes
-    val out = dep.serializer.newInstance().serializeStream(bytes)
+    val serializer = dep.serializer.newInstance()
     val partitioner = dep.partitioner
     var count = 0L
     if (doctor) {
       val b = buffer
       serialize = new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos)
     }
-    while (records.hasNext) {
-      val record = records.next()
-      if (serialize != null) serialize.begin()
-      val key = record._1
-      val partition = partitioner.getPartition(key)
-      bytes.reset()
-      out.writeKey[Any](key)
-      out.writeValue[Any](record._2)
-      out.flush()
-      buffer.append(partition, bytes.array, 0, bytes.size())
-      if (rowBasedChecksums.length > 0) {
-        rowBasedChecksums(partition).update(key, record._2)
+    val checksummed = rowBasedChecksums.length > 0
+    if (numPartitions <= settings.partitionStreams) {
+      // One stream per partition, opened with the partition's first record.
+      val streams = new Array[SerializationStream](numPartitions)
+      while (records.hasNext) {
+        val record = records.next()
+        if (serialize != null) serialize.begin()
+        val key = record._1
+        val partition = partitioner.getPartition(key)
+        var out = streams(partition)
+        if (out == null) {
+          out = serializer.serializeStream(new PartitionOutput(partition))
+          streams(partition) = out
+        }
+        out.writeKey[Any](key)
+        out.writeValue[Any](record._2)
+        if (checksummed) rowBasedChecksums(partition).update(key, record._2)
+        if (serialize != null) serialize.end()
+        count += 1
       }
-      if (serialize != null) serialize.end()
-      count += 1
+      streams.foreach(s => if (s != null) s.close())
+    } else {
+      val target = new PartitionOutput(0)
+      val out = serializer.serializeStream(target)
+      while (records.hasNext) {
+        val record = records.next()
+        if (serialize != null) serialize.begin()
+        val key = record._1
+        target.target = partitioner.getPartition(key)
+        out.writeKey[Any](key)
+        out.writeValue[Any](record._2)
+        out.flush()
+        if (checksummed) rowBasedChecksums(target.target).update(key, record._2)
+        if (serialize != null) serialize.end()
+        count += 1
+      }
+      out.close()
     }
-    out.close()
     writeMetrics.incRecordsWritten(count)
 
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
