@@ -7,7 +7,9 @@ import java.util.zip.{CheckedInputStream, CRC32C}
 import io.netty.buffer.{ByteBufInputStream, Unpooled}
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.network.buffer.{NettyManagedBuffer, NioManagedBuffer}
+import org.apache.spark.network.buffer.{FileSegmentManagedBuffer, NettyManagedBuffer,
+  NioManagedBuffer}
+import org.apache.spark.network.util.{MapConfigProvider, TransportConf}
 
 /** The reader reaches Netty's buffers behind the streams Spark's fetcher hands out. */
 class FetchedBytesSuite extends AnyFunSuite {
@@ -73,5 +75,28 @@ class FetchedBytesSuite extends AnyFunSuite {
     assert(FetchedBytes.of(new ByteArrayInputStream(bytes)).isEmpty)
     assert(FetchedBytes.of(new CheckedInputStream(new ByteArrayInputStream(bytes), new CRC32C))
       .isEmpty)
+  }
+
+  test("a file segment's stream gives its file region, behind the checksum wrapper too") {
+    val file = java.nio.file.Files.createTempFile("kae-segment", ".data")
+    try {
+      java.nio.file.Files.write(file, bytes)
+      for (checked <- Seq(false, true)) {
+        val managed = new FileSegmentManagedBuffer(
+          new TransportConf("shuffle", MapConfigProvider.EMPTY), file.toFile, 1000, 50000)
+        val in = if (checked) new CheckedInputStream(managed.createInputStream(), new CRC32C)
+          else managed.createInputStream()
+        try {
+          val Some((ch, offset, length)) = FetchedBytes.fileSegment(in)
+          assert(offset == 1000 && length == 50000)
+          val m = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, offset, length)
+          assert(contents(m) sameElements bytes.slice(1000, 51000))
+        } finally in.close()
+      }
+      // Other streams have no file region.
+      assert(FetchedBytes.fileSegment(new ByteArrayInputStream(bytes)).isEmpty)
+      assert(FetchedBytes.fileSegment(
+        new NioManagedBuffer(ByteBuffer.wrap(bytes)).createInputStream()).isEmpty)
+    } finally java.nio.file.Files.delete(file)
   }
 }

@@ -1,13 +1,16 @@
 package org.apache.spark.shuffle.kae
 
-import java.io.{FilterInputStream, InputStream}
+import java.io.{FileInputStream, FilterInputStream, InputStream}
 import java.lang.reflect.Field
 import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
 import java.util.zip.CheckedInputStream
 
 import scala.util.Try
 
 import io.netty.buffer.{ByteBuf, ByteBufInputStream}
+
+import org.apache.spark.network.util.LimitedInputStream
 
 /**
  * Reaches the Netty buffer behind a fetched block's stream, so the reader can decode a fetched
@@ -49,14 +52,36 @@ private[kae] object FetchedBytes {
   private lazy val filterIn = field(classOf[FilterInputStream], "in")
   private lazy val byteBufOf = field(classOf[ByteBufInputStream], "buffer")
 
+  /** The stream inside Spark's checksum wrapper, if there is one. */
+  private def unchecked(in: InputStream): Option[InputStream] = in match {
+    case c: CheckedInputStream => filterIn.flatMap(f => Try(f.get(c)).toOption)
+        .collect { case s: InputStream => s }
+    case other => Some(other)
+  }
+
+  /**
+   * The file region behind a block read from a file on this host: Spark's stream over a
+   * `FileSegmentManagedBuffer` is a `LimitedInputStream` over a `FileInputStream` positioned at
+   * the segment. Returns the file's channel, the segment's offset and length; None for other
+   * streams and for segments of 2 GiB or more.
+   */
+  def fileSegment(in: InputStream): Option[(FileChannel, Long, Int)] =
+    unchecked(in).flatMap {
+      case l: LimitedInputStream =>
+        filterIn.flatMap(f => Try(f.get(l)).toOption).collect {
+          case fis: FileInputStream => fis
+        }.flatMap { fis =>
+          // available() is the segment's remaining length, capped at Int.MaxValue.
+          val length = l.available()
+          if (length == Int.MaxValue) None
+          else Try((fis.getChannel, fis.getChannel.position(), length)).toOption
+        }
+      case _ => None
+    }
+
   /** The bytes behind a fetched block's stream, or None if they cannot be reached (copy). */
   def of(in: InputStream): Option[Bytes] = {
-    val inner: Option[InputStream] = in match {
-      case c: CheckedInputStream => filterIn.flatMap(f => Try(f.get(c)).toOption)
-          .collect { case s: InputStream => s }
-      case other => Some(other)
-    }
-    inner.flatMap {
+    unchecked(in).flatMap {
       case s: ByteBufInputStream =>
         byteBufOf.flatMap(f => Try(f.get(s)).toOption).collect {
           case buf: ByteBuf =>

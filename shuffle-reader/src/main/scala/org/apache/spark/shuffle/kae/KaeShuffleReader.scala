@@ -201,7 +201,7 @@ private[spark] class KaeShuffleReader[K, C](
       // between memory and streaming. A truncated range fails the segment checks.
       val size = info.map(_._2).getOrElse(Long.MaxValue)
       val data: Option[(ByteBuffer, () => Unit)] =
-        info.flatMap { case (address, _) => mapOnThisHost(blockId, address) }
+        info.flatMap { case (address, _) => mapOnThisHost(blockId, address, in) }
           .orElse(if (size <= settings.maxInMemoryRemote) fetched(in) else None)
       data.flatMap { case (bytes, release) =>
         window() match {
@@ -313,9 +313,11 @@ private[spark] class KaeShuffleReader[K, C](
      * Maps the block's file segment when its file is on this host: written by this executor, or
      * by another one on this host whose directories Spark's fetcher has looked up (host-local
      * reads, `spark.shuffle.readHostLocalDisk`: common on YARN with several executors per node).
-     * None otherwise, and for ranges over 2 GiB.
+     * The first block of another executor can arrive a moment before Spark caches that
+     * executor's directories (its fetcher runs the callback first): then the segment is taken
+     * from the fetcher's own stream over it. None otherwise, and for ranges over 2 GiB.
      */
-    private def mapOnThisHost(blockId: BlockId, address: BlockManagerId)
+    private def mapOnThisHost(blockId: BlockId, address: BlockManagerId, in: InputStream)
         : Option[(ByteBuffer, () => Unit)] = {
       val self = blockManager.blockManagerId
       val buffer =
@@ -325,16 +327,23 @@ private[spark] class KaeShuffleReader[K, C](
             .flatMap(_.getCachedHostLocalDirsFor(address.executorId))
             .map(dirs => blockManager.getHostLocalShuffleData(blockId, dirs))
         } else None
-      buffer.flatMap {
-        case f: FileSegmentManagedBuffer if f.getLength <= Int.MaxValue =>
+      buffer match {
+        case Some(f: FileSegmentManagedBuffer) if f.getLength <= Int.MaxValue =>
           val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
-          try {
-            val m = ch.map(FileChannel.MapMode.READ_ONLY, f.getOffset, f.getLength)
-            mappedBytes += f.getLength
-            Some((m, () => DecodeWindow.free(m)))
-          } finally ch.close()
+          try Some(map(ch, f.getOffset, f.getLength)) finally ch.close()
+        case None if address.host == self.host =>
+          // The channel belongs to the fetcher's stream, which closes it.
+          FetchedBytes.fileSegment(in).map { case (ch, offset, length) =>
+            map(ch, offset, length)
+          }
         case _ => None
       }
+    }
+
+    private def map(ch: FileChannel, offset: Long, length: Long): (ByteBuffer, () => Unit) = {
+      val m = ch.map(FileChannel.MapMode.READ_ONLY, offset, length)
+      mappedBytes += length
+      (m, () => DecodeWindow.free(m))
     }
 
     def close(): Unit = {
