@@ -61,7 +61,12 @@ object Harness {
       c.copy(name = "kae-libdeflate-nodoctor",
         settings = c.settings + ("spark.shuffle.kae.doctor.enabled" -> "false")),
       c.copy(name = "kae-libdeflate-noprobe",
-        settings = c.settings + ("spark.shuffle.kae.writer.probeIncompressible" -> "false")))
+        settings = c.settings + ("spark.shuffle.kae.writer.probeIncompressible" -> "false")),
+      {
+        val l = kae("lz4", "kae-lz4")
+        l.copy(name = "kae-lz4-onestream",
+          settings = l.settings + ("spark.shuffle.kae.writer.partitionStreams" -> "0"))
+      })
   }
 
   /**

@@ -9,14 +9,17 @@ import java.util.Arrays;
  * already compressed bytes, for which deflate works hard (it is slowest on them) only for the
  * block to be stored raw.
  *
- * <p>It reads 64-byte runs spread evenly over the block (one per KiB: 16 KiB of a 256 KiB block;
- * at least 64 runs, at most 256) and calls the block incompressible only when both hold:
+ * <p>It reads 64-byte runs spread over the block (one per KiB, at a pseudo-random place in it:
+ * 16 KiB of a 256 KiB block; at least 64 runs, at most 256) and calls the block incompressible
+ * only when both hold:
  * <ul>
  *   <li>the bytes' order-0 entropy is at least {@value #MIN_BITS} bits per byte, so Huffman
  *   coding could save at most about 1%;</li>
- *   <li>at most {@value #MAX_REPEATS} of the runs' 4-byte sequences repeat one seen before, so
- *   there are next to no matches for the LZ77 stage (repeated blocks of random-looking bytes, which
- *   deflate does shrink, show hundreds).</li>
+ *   <li>at most {@value #MAX_REPEATS} of the runs' 8-byte sequences repeat one seen before, so
+ *   there are next to no matches worth having for the LZ77 stage (repeated blocks of
+ *   random-looking bytes, which deflate does shrink, show dozens to thousands). Shorter sequences
+ *   would count the few constant bytes between a serializer's records: Kryo's class ids and
+ *   lengths around 1,000 random bytes repeat as 4-byte sequences, which deflate cannot use.</li>
  * </ul>
  * A first look at a quarter of the runs ends the test for the usual, compressible block (entropy
  * under {@value #EARLY_BITS} bits): a few microseconds, against a millisecond or more for
@@ -34,10 +37,10 @@ public final class IncompressibleProbe {
   static final double EARLY_BITS = 7.6;
   static final double MIN_BITS = 7.9;
   static final int MAX_REPEATS = 16;
-  private static final int TABLE_BITS = 12;
+  private static final int TABLE_BITS = 14;
 
   private final int[] histogram = new int[256];
-  private final int[] seen = new int[1 << TABLE_BITS];
+  private final long[] seen = new long[1 << TABLE_BITS];
   private final boolean[] used = new boolean[1 << TABLE_BITS];
 
   /** Whether the remaining bytes of {@code raw} look incompressible; reads without moving it. */
@@ -47,13 +50,12 @@ public final class IncompressibleProbe {
       return false;
     }
     int runs = Math.min(MAX_RUNS, Math.max(MIN_RUNS, length / 1024));
-    // Spacing of the runs, so that they cover the whole block.
-    long stride = (long) (length - RUN) / (runs - 1);
+    int stride = length / runs;
     Arrays.fill(histogram, 0);
     // The first look: every fourth run.
     int looked = 0;
     for (int r = 0; r < runs; r += 4) {
-      count(raw, raw.position() + (int) (r * stride));
+      count(raw, raw.position() + start(r, stride));
       looked += RUN;
     }
     if (bits(histogram, looked) < EARLY_BITS) {
@@ -64,11 +66,11 @@ public final class IncompressibleProbe {
     ByteBuffer view = raw.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int repeats = 0;
     for (int r = 0; r < runs; r++) {
-      int start = raw.position() + (int) (r * stride);
+      int start = raw.position() + start(r, stride);
       count(raw, start);
-      for (int i = start; i <= start + RUN - 4; i++) {
-        int v = view.getInt(i);
-        int slot = (v * 0x9E3779B1) >>> (32 - TABLE_BITS);
+      for (int i = start; i <= start + RUN - 8; i++) {
+        long v = view.getLong(i);
+        int slot = (int) ((v * 0x9E3779B97F4A7C15L) >>> (64 - TABLE_BITS));
         if (used[slot] && seen[slot] == v) {
           repeats++;
         } else {
@@ -78,6 +80,16 @@ public final class IncompressibleProbe {
       }
     }
     return repeats <= MAX_REPEATS && bits(histogram, runs * RUN) >= MIN_BITS;
+  }
+
+  /**
+   * Where run {@code r} starts: somewhere in the r-th stride, at a fixed pseudo-random place, so
+   * that the runs do not fall in step with periodic data (a blob repeated every n bytes) and
+   * miss its repeats.
+   */
+  static int start(int r, int stride) {
+    int jitter = ((r + 1) * 0x9E3779B1) >>> 8;
+    return r * stride + jitter % (stride - RUN + 1);
   }
 
   private void count(ByteBuffer raw, int start) {

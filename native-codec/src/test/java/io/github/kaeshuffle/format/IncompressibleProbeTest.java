@@ -104,6 +104,27 @@ class IncompressibleProbeTest {
   }
 
   @Test
+  void repeatedRandomBlobsOfAnyPeriodAreCompressed() {
+    // A random blob repeated at least twice in the block, with periods from 64 bytes to 32 KiB
+    // (deflate's window): the runs must not fall in step with the period and miss the repeats.
+    Random r = new Random(3);
+    IncompressibleProbe p = new IncompressibleProbe();
+    for (int size : new int[] {BlockFormat.MIN_BLOCK_SIZE, 100_000, BLOCK, 1 << 20}) {
+      for (int period = 64; period <= 32 * 1024 && 2 * period <= size;
+          period = period * 11 / 10 + 1) {
+        byte[] blob = new byte[period];
+        r.nextBytes(blob);
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) {
+          b[i] = blob[i % period];
+        }
+        assertFalse(p.looksIncompressible(ByteBuffer.wrap(b)), "period " + period + ", block "
+            + size);
+      }
+    }
+  }
+
+  @Test
   void smallBlocksAreNotProbedAndTheBufferIsNotMoved() {
     IncompressibleProbe p = new IncompressibleProbe();
     byte[] random = block("random", 64 * 1024, 5);

@@ -76,7 +76,7 @@ private[spark] object KaeShuffleConf {
 
   val WRITER_PROBE_INCOMPRESSIBLE: ConfigEntry[String] = entry("writer.probeIncompressible")
     .doc("Before compressing a block, test a sample of it (16 KiB of a 256 KiB block: byte " +
-      "entropy and repeated 4-byte sequences) and store a block judged incompressible raw, " +
+      "entropy and repeated 8-byte sequences) and store a block judged incompressible raw, " +
       "without calling the codec. `auto`: on for the deflate codecs (kaezip, libdeflate, zlib, " +
       "java), which are slowest on random or already compressed bytes; off for lz4 and zstd, " +
       "which pass over such bytes quickly themselves. `true` or `false` for every codec. A " +

@@ -71,8 +71,10 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
           KaeShuffleConf.WRITER_PROBE_INCOMPRESSIBLE.key -> probe)) { sc =>
         val rdd = sc.parallelize(0 until 2, 2).flatMap { slice =>
           val r = new Random(slice)
-          Iterator.fill(200) {
-            val b = new Array[Byte](5000)
+          // Records of 1,000 random bytes, like the incompressible workload: Kryo's few
+          // constant bytes between them must not make a block look compressible.
+          Iterator.fill(1000) {
+            val b = new Array[Byte](1000)
             r.nextBytes(b)
             (r.nextInt(), b)
           }
