@@ -66,6 +66,11 @@ object Harness {
         val l = kae("lz4", "kae-lz4")
         l.copy(name = "kae-lz4-onestream",
           settings = l.settings + ("spark.shuffle.kae.writer.partitionStreams" -> "0"))
+      },
+      {
+        val l = kae("lz4", "kae-lz4")
+        l.copy(name = "kae-lz4-spill64m",
+          settings = l.settings + ("spark.shuffle.kae.writer.maxMemory" -> "64m"))
       })
   }
 
