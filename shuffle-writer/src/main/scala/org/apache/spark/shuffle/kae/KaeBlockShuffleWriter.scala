@@ -23,9 +23,10 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  *
  * Each record is serialized once, straight into its partition's block buffer
  * ([[PartitionedBlockBuffer]]); a full block is compressed with one codec call. Up to
- * `settings.partitionStreams` partitions, each partition has its own serialization stream, as Spark's
- * bypass-merge writer has (the serializer's buffer reaches the block buffer when it fills); with
- * more, one stream serves all and is flushed into the record's partition after each record. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
+ * `settings.partitionStreams` partitions, each partition has its own serialization stream, as
+ * Spark's bypass-merge writer has (the serializer's buffer reaches the block buffer when it
+ * fills); with more, one stream serves all and is flushed into the record's partition after each
+ * record. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
  * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
  * be copied - not recompressed - into the final output.
  *
@@ -63,7 +64,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       one(0) = b.toByte
       buffer.append(target, one, 0, 1)
     }
-    override def write(b: Array[Byte], off: Int, len: Int): Unit = buffer.append(target, b, off, len)
+    override def write(b: Array[Byte], off: Int, len: Int): Unit =
+      buffer.append(target, b, off, len)
   }
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
@@ -83,43 +85,34 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       serialize = new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos)
     }
     val checksummed = rowBasedChecksums.length > 0
-    if (numPartitions <= settings.partitionStreams) {
-      // One stream per partition, opened with the partition's first record.
-      val streams = new Array[SerializationStream](numPartitions)
-      while (records.hasNext) {
-        val record = records.next()
-        if (serialize != null) serialize.begin()
-        val key = record._1
-        val partition = partitioner.getPartition(key)
-        var out = streams(partition)
-        if (out == null) {
-          out = serializer.serializeStream(new PartitionOutput(partition))
-          streams(partition) = out
+    // A stream per partition (opened with the partition's first record), or one shared stream
+    // that is pointed at each record's partition and flushed into it.
+    val shared =
+      if (numPartitions > settings.partitionStreams) new PartitionOutput(0) else null
+    val streams = new Array[SerializationStream](if (shared == null) numPartitions else 1)
+    if (shared != null) streams(0) = serializer.serializeStream(shared)
+    while (records.hasNext) {
+      val record = records.next()
+      if (serialize != null) serialize.begin()
+      val key = record._1
+      val partition = partitioner.getPartition(key)
+      val out = if (shared != null) {
+        shared.target = partition
+        streams(0)
+      } else {
+        if (streams(partition) == null) {
+          streams(partition) = serializer.serializeStream(new PartitionOutput(partition))
         }
-        out.writeKey[Any](key)
-        out.writeValue[Any](record._2)
-        if (checksummed) rowBasedChecksums(partition).update(key, record._2)
-        if (serialize != null) serialize.end()
-        count += 1
+        streams(partition)
       }
-      streams.foreach(s => if (s != null) s.close())
-    } else {
-      val target = new PartitionOutput(0)
-      val out = serializer.serializeStream(target)
-      while (records.hasNext) {
-        val record = records.next()
-        if (serialize != null) serialize.begin()
-        val key = record._1
-        target.target = partitioner.getPartition(key)
-        out.writeKey[Any](key)
-        out.writeValue[Any](record._2)
-        out.flush()
-        if (checksummed) rowBasedChecksums(target.target).update(key, record._2)
-        if (serialize != null) serialize.end()
-        count += 1
-      }
-      out.close()
+      out.writeKey[Any](key)
+      out.writeValue[Any](record._2)
+      if (shared != null) out.flush()
+      if (checksummed) rowBasedChecksums(partition).update(key, record._2)
+      if (serialize != null) serialize.end()
+      count += 1
     }
+    streams.foreach(s => if (s != null) s.close())
     writeMetrics.incRecordsWritten(count)
 
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
