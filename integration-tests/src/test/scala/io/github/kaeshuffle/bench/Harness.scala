@@ -50,28 +50,25 @@ object Harness {
     kae("zstd", "spark-zstd")) ++
     (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
 
+  /** A configuration like `base` with one setting changed, measured against `base`. */
+  private def variant(base: Config, name: String, setting: (String, String)): Config =
+    base.copy(name = name, baseline = base.name, settings = base.settings + setting)
+
   /**
-   * Configurations run only when named, against kae-libdeflate: without the shuffle doctor's
-   * clocks (what measuring costs), and without the incompressibility probe (what it saves and
-   * costs).
+   * Configurations run only when named, each against the configuration it varies: without the
+   * shuffle doctor's clocks (what measuring costs), without the incompressibility probe (what it
+   * saves and costs), with one serialization stream for all partitions, and with the block
+   * writer spilling its frames early.
    */
   val ExtraConfigs: Seq[Config] = {
-    val c = kae("libdeflate", "kae-libdeflate")
+    val libdeflate = kae("libdeflate", "spark-deflate-stream")
+    val lz4 = kae("lz4", "spark-lz4")
     Seq(
-      c.copy(name = "kae-libdeflate-nodoctor",
-        settings = c.settings + ("spark.shuffle.kae.doctor.enabled" -> "false")),
-      c.copy(name = "kae-libdeflate-noprobe",
-        settings = c.settings + ("spark.shuffle.kae.writer.probeIncompressible" -> "false")),
-      {
-        val l = kae("lz4", "kae-lz4")
-        l.copy(name = "kae-lz4-onestream",
-          settings = l.settings + ("spark.shuffle.kae.writer.partitionStreams" -> "0"))
-      },
-      {
-        val l = kae("lz4", "kae-lz4")
-        l.copy(name = "kae-lz4-spill64m",
-          settings = l.settings + ("spark.shuffle.kae.writer.maxMemory" -> "64m"))
-      })
+      variant(libdeflate, "kae-libdeflate-nodoctor", "spark.shuffle.kae.doctor.enabled" -> "false"),
+      variant(libdeflate, "kae-libdeflate-noprobe",
+        "spark.shuffle.kae.writer.probeIncompressible" -> "false"),
+      variant(lz4, "kae-lz4-onestream", "spark.shuffle.kae.writer.partitionStreams" -> "0"),
+      variant(lz4, "kae-lz4-spill64m", "spark.shuffle.kae.writer.maxMemory" -> "64m"))
   }
 
   /**

@@ -57,21 +57,13 @@ object ClusterFaults {
       this
     }
 
-    private def awaitListening(): Unit = {
-      val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
-      while (System.nanoTime() < deadline) {
+    private def awaitListening(): Unit =
+      awaitCondition(s"the shuffle service listening on $port", 60) {
         if (!process.isAlive) {
           throw new AssertionError(s"The shuffle service exited:\n${Submit.tail(log)}")
         }
-        try {
-          new java.net.Socket("127.0.0.1", port).close()
-          return
-        } catch {
-          case _: java.io.IOException => Thread.sleep(200)
-        }
+        accepts(port)
       }
-      throw new AssertionError(s"The shuffle service did not listen on $port:\n${Submit.tail(log)}")
-    }
 
     /** Stops the service's JVM (SIGTERM, then SIGKILL) and waits for it to exit. */
     def stop(): Unit = if (process != null) {
@@ -102,6 +94,15 @@ object ClusterFaults {
           args.contains(app) && i >= 0 && i + 1 < args.length) Some(args(i + 1) -> p) else None
     }.toMap
   }
+
+  /** Whether something on this host accepts connections on `port`. */
+  def accepts(port: Int): Boolean =
+    try {
+      new java.net.Socket("127.0.0.1", port).close()
+      true
+    } catch {
+      case _: java.io.IOException => false
+    }
 
   def awaitCondition(what: String, seconds: Int)(cond: => Boolean): Unit = {
     val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds)

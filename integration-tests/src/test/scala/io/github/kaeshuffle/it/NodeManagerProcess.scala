@@ -108,10 +108,8 @@ final class NodeManagerProcess(rm: Configuration, settings: Map[String, String])
       Files.exists(log) && logText.contains(s"Registered with ResourceManager as $nodeId")
     }
     for (p <- servicePorts) {
-      ClusterFaults.awaitCondition(s"an auxiliary service on port $p (log $log)", 60) {
-        try { new java.net.Socket("127.0.0.1", p).close(); true }
-        catch { case _: java.io.IOException => false }
-      }
+      ClusterFaults.awaitCondition(s"an auxiliary service on port $p (log $log)", 60)(
+        ClusterFaults.accepts(p))
     }
     this
   }
