@@ -17,7 +17,10 @@ import java.util.zip.CRC32C;
  * Decodes frames: checks the header, the CRC32C of header and payload, then decompresses with one
  * codec call (or copies a stored-raw payload) into exactly the block's raw length. Frames of any
  * format are read: the preferred codec serves its own format, {@link Codecs#defaultDecoder} the
- * others (a deflate block from a KAEzip node decodes with zlib here). Not thread-safe.
+ * others (a deflate block from a KAEzip node decodes with zlib here). Each format's decompressor
+ * is created on first use and reused for every later block (the native stream is reset per
+ * block, not re-initialised), so a decoder can serve many streams in turn: {@link DecoderPool}
+ * lends them out. Not thread-safe.
  */
 public final class BlockDecoder implements AutoCloseable {
   private final BlockCodec preferred;
@@ -25,6 +28,8 @@ public final class BlockDecoder implements AutoCloseable {
       CodecFormat.class);
   private final CRC32C crc = new CRC32C();
   private final BlockStats stats = new BlockStats();
+  /** Set when a decode failed: such a decoder is closed, never handed to another stream. */
+  private boolean failed;
 
   /** A decoder preferring {@code preferred} for its format; null to use the defaults only. */
   public BlockDecoder(BlockCodec preferred) {
@@ -37,6 +42,18 @@ public final class BlockDecoder implements AutoCloseable {
    * length the index gives, or -1 when there is no index to compare with.
    */
   public int decode(ByteBuffer frames, int at, int expectedRaw, ByteBuffer dst)
+      throws CodecException {
+    boolean ok = false;
+    try {
+      int raw = decodeFrame(frames, at, expectedRaw, dst);
+      ok = true;
+      return raw;
+    } finally {
+      failed |= !ok;
+    }
+  }
+
+  private int decodeFrame(ByteBuffer frames, int at, int expectedRaw, ByteBuffer dst)
       throws CodecException {
     FrameHeader h = FrameHeader.parse(frames, at);
     if (expectedRaw >= 0 && h.rawLength() != expectedRaw) {
@@ -84,6 +101,16 @@ public final class BlockDecoder implements AutoCloseable {
 
   public BlockStats stats() {
     return stats;
+  }
+
+  /** Whether a decode failed (corrupt input or a codec error) since this decoder was made. */
+  public boolean failed() {
+    return failed;
+  }
+
+  /** Native decompressors this decoder opened (one per format it met). */
+  public int decompressorsOpened() {
+    return decompressors.size();
   }
 
   @Override

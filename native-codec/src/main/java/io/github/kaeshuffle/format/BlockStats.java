@@ -60,6 +60,17 @@ public final class BlockStats {
     codecNanos += other.codecNanos;
   }
 
+  /** Back to zero, for an owner that starts counting anew (a pooled decoder's next lease). */
+  public void clear() {
+    blocks = 0;
+    codecCalls = 0;
+    rawBytes = 0;
+    storedBytes = 0;
+    storedRawBlocks = 0;
+    probedRawBlocks = 0;
+    codecNanos = 0;
+  }
+
   @Override
   public String toString() {
     return "blocks=" + blocks + " codecCalls=" + codecCalls + " rawBytes=" + rawBytes

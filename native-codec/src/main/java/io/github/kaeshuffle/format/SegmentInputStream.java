@@ -12,36 +12,39 @@ import java.util.List;
  */
 public final class SegmentInputStream extends BlockSourceInputStream {
   private final BlockDecoder decoder;
-  private final List<ByteBuffer> segments;
+  private final List<Segment> segments;
   private ByteBuffer block = ByteBuffer.allocate(0);
   private int segment;
   private int blockInSegment;
-  private SegmentIndex index;
 
   public SegmentInputStream(ByteBuffer data, BlockDecoder decoder) throws CodecException {
+    this(Segments.split(data), decoder);
+  }
+
+  /** Reads segments already split, their indexes parsed ({@link Segments#split}). */
+  public SegmentInputStream(List<Segment> segments, BlockDecoder decoder) {
     this.decoder = decoder;
-    this.segments = Segments.split(data);
+    this.segments = segments;
   }
 
   @Override
   protected ByteBuffer nextBlock() throws IOException {
-    while (true) {
-      if (index != null && blockInSegment < index.blockCount()) {
-        ByteBuffer seg = segments.get(segment - 1);
+    while (segment < segments.size()) {
+      Segment seg = segments.get(segment);
+      SegmentIndex index = seg.index();
+      if (blockInSegment < index.blockCount()) {
         int raw = index.rawLength(blockInSegment);
         if (block.capacity() < raw) {
           block = ByteBuffer.allocate(raw);
         }
         block.clear();
-        decoder.decode(seg, (int) index.offset(blockInSegment), raw, block);
+        decoder.decode(seg.bytes(), (int) index.offset(blockInSegment), raw, block);
         blockInSegment++;
         return block.flip();
-      } else if (segment < segments.size()) {
-        index = SegmentIndex.parse(segments.get(segment++));
-        blockInSegment = 0;
-      } else {
-        return null;
       }
+      segment++;
+      blockInSegment = 0;
     }
+    return null;
   }
 }

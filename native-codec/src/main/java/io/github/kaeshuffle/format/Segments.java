@@ -15,13 +15,14 @@ public final class Segments {
   private Segments() {}
 
   /**
-   * Splits {@code [position, limit)} of {@code buf} into its segments, each returned as a slice
-   * whose index 0 is the segment's start. Walks forward frame by frame until an index head, then
-   * skips the index; every slice's index is parsed and checked. An empty range has no segments.
+   * Splits {@code [position, limit)} of {@code buf} into its segments, each a slice whose index 0
+   * is the segment's start, with its index parsed and checked (once: readers use it as it is).
+   * Walks forward frame by frame until an index head, then skips the index. An empty range has
+   * no segments.
    */
-  public static List<ByteBuffer> split(ByteBuffer buf) throws CorruptBlockException {
+  public static List<Segment> split(ByteBuffer buf) throws CorruptBlockException {
     ByteBuffer b = buf.slice().order(ByteOrder.LITTLE_ENDIAN);
-    List<ByteBuffer> out = new ArrayList<>();
+    List<Segment> out = new ArrayList<>();
     int start = 0;
     int at = 0;
     int end = b.limit();
@@ -41,9 +42,7 @@ public final class Segments {
           throw new CorruptBlockException("Segment index at offset " + at + " declares " + count
               + " blocks, which do not fit in the " + (end - at) + " bytes left.");
         }
-        ByteBuffer segment = b.slice(start, (int) (segEnd - start));
-        SegmentIndex.parse(segment);
-        out.add(segment);
+        out.add(Segment.of(b.slice(start, (int) (segEnd - start))));
         at = (int) segEnd;
         start = at;
       } else {

@@ -193,7 +193,7 @@ class SegmentFormatTest {
       all.write(segment(codecs.get(i % codecs.size()), BLOCK, data)); // i == 0: empty, 0 bytes
       expect.write(data);
     }
-    List<ByteBuffer> parts = Segments.split(ByteBuffer.wrap(all.toByteArray()));
+    List<Segment> parts = Segments.split(ByteBuffer.wrap(all.toByteArray()));
     assertEquals(11, parts.size());
     assertArrayEquals(expect.toByteArray(), readAll(all.toByteArray(), null));
   }

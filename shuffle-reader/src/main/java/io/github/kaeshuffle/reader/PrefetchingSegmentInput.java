@@ -1,10 +1,11 @@
 package io.github.kaeshuffle.reader;
 
 import io.github.kaeshuffle.format.BlockDecoder;
-import io.github.kaeshuffle.format.BlockStats;
-import io.github.kaeshuffle.format.SegmentIndex;
-import io.github.kaeshuffle.format.Segments;
 import io.github.kaeshuffle.format.BlockSourceInputStream;
+import io.github.kaeshuffle.format.BlockStats;
+import io.github.kaeshuffle.format.DecoderLender;
+import io.github.kaeshuffle.format.Segment;
+import io.github.kaeshuffle.format.SegmentIndex;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -16,12 +17,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Reads the raw bytes of segments held in memory (mapped or fetched), decompressing ahead of the
- * reader: every segment's index is parsed first, so every block's offset and size are known before
- * anything is decompressed; then a background task decodes the blocks, in order, into the free
+ * reader: every segment's index was parsed first ({@link io.github.kaeshuffle.format.Segments}),
+ * so every block's offset and size are known before anything is decompressed; then a background task decodes the blocks, in order, into the free
  * slots of a {@link DecodeWindow} while the caller (the deserializer) reads filled slots. Memory
  * is the window, whatever the segments' size.
  *
@@ -50,27 +50,36 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
   /** The producer's failure, thrown again by every read after the first. */
   private IOException failure;
 
+  /** Whether every block of {@code segments} fits one of {@code window}'s slots. */
+  public static boolean fits(List<Segment> segments, DecodeWindow window) {
+    for (Segment s : segments) {
+      if (s.index().maxRawLength() > window.slotSize()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
-   * @param data one segment or several back to back, from position to limit; must stay valid
-   *     until this stream is closed
-   * @param decoders makes the decoder the background task uses (and closes)
-   * @param onClose runs after close, once neither the window nor {@code data} is used any more
+   * @param segments one segment or several back to back, their indexes parsed; their bytes must
+   *     stay valid until this stream is closed, and every block must {@link #fits fit} a slot
+   * @param decoders lends the decoder the background task uses, and takes it back
+   * @param onClose runs after close, once neither the window nor the segments are used any more
    *     (e.g. returns the window, collects the stats); gets this stream
    */
-  public PrefetchingSegmentInput(ByteBuffer data, DecodeWindow window,
-      Supplier<BlockDecoder> decoders, ExecutorService executor,
-      Consumer<PrefetchingSegmentInput> onClose)
-      throws IOException {
+  public PrefetchingSegmentInput(List<Segment> segments, DecodeWindow window,
+      DecoderLender decoders, ExecutorService executor,
+      Consumer<PrefetchingSegmentInput> onClose) {
+    if (!fits(segments, window)) {
+      throw new IllegalArgumentException("A block does not fit the window's "
+          + window.slotSize() + "-byte slots: check fits() first.");
+    }
     this.window = window;
     this.onClose = onClose;
-    for (ByteBuffer segment : Segments.split(data)) {
-      SegmentIndex idx = SegmentIndex.parse(segment);
-      if (idx.maxRawLength() > window.slotSize()) {
-        throw new IllegalArgumentException("A block of " + idx.maxRawLength()
-            + " bytes does not fit the window's " + window.slotSize() + "-byte slots.");
-      }
+    for (Segment segment : segments) {
+      SegmentIndex idx = segment.index();
       for (int b = 0; b < idx.blockCount(); b++) {
-        blocks.add(new Block(segment, (int) idx.offset(b), idx.rawLength(b)));
+        blocks.add(new Block(segment.bytes(), (int) idx.offset(b), idx.rawLength(b)));
       }
     }
     this.free = new ArrayBlockingQueue<>(window.slots());
@@ -81,8 +90,9 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
     this.producer = executor.submit(() -> produce(decoders));
   }
 
-  private void produce(Supplier<BlockDecoder> decoders) {
-    try (BlockDecoder decoder = decoders.get()) {
+  private void produce(DecoderLender decoders) {
+    try {
+      BlockDecoder decoder = decoders.borrow();
       try {
         for (Block b : blocks) {
           int slot = free.take();
@@ -98,6 +108,7 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
         synchronized (decodeStats) {
           decodeStats.add(decoder.stats());
         }
+        decoders.giveBack(decoder);
       }
     } finally {
       producerDone.countDown();

@@ -10,6 +10,8 @@ import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import io.github.kaeshuffle.format.BlockDecoder;
+import io.github.kaeshuffle.format.DecoderLender;
+import io.github.kaeshuffle.format.Segments;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.SegmentIndex;
 import io.github.kaeshuffle.format.SegmentWriter;
@@ -72,8 +74,8 @@ class PrefetchingSegmentInputTest {
   private static PrefetchingSegmentInput open(byte[] bytes, DecodeWindow w, java.util.function.Consumer<PrefetchingSegmentInput> onClose)
       throws Exception {
     BlockCodec codec = zlib();
-    return new PrefetchingSegmentInput(ByteBuffer.wrap(bytes), w, () -> new BlockDecoder(codec),
-        POOL, onClose);
+    return new PrefetchingSegmentInput(Segments.split(ByteBuffer.wrap(bytes)), w,
+        DecoderLender.fresh(() -> new BlockDecoder(codec)), POOL, onClose);
   }
 
   @ParameterizedTest
@@ -170,14 +172,15 @@ class PrefetchingSegmentInputTest {
     BlockCodec codec = zlib();
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
       // A decoder that is not ready until released keeps the reader waiting.
-      PrefetchingSegmentInput in = new PrefetchingSegmentInput(ByteBuffer.wrap(seg), w, () -> {
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        return new BlockDecoder(codec);
-      }, POOL, x -> { });
+      PrefetchingSegmentInput in = new PrefetchingSegmentInput(
+          Segments.split(ByteBuffer.wrap(seg)), w, DecoderLender.fresh(() -> {
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return new BlockDecoder(codec);
+          }), POOL, x -> { });
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       Thread reader = new Thread(() -> {
         try {

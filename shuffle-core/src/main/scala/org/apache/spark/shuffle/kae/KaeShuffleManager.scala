@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecFormat, CodecOptions, Codecs}
-import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.format.{BlockStats, DecoderPool}
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
@@ -69,6 +69,19 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     settings.partitionStreams)
   private lazy val readerSettings = new ReaderSettings(codec, settings.prefetch,
     settings.windowSize, settings.windowKind, settings.blockSize, settings.maxInMemoryFetch)
+  /**
+   * The executor's decoders, reused by every reduce task and stream instead of one native
+   * decompressor per fetched stream; twice the cores stay idle at most (a task's thread and its
+   * decompress-ahead thread each hold one while they decode).
+   */
+  private lazy val decoders = {
+    decodersMade.set(true)
+    new DecoderPool(codec, 2 * Runtime.getRuntime.availableProcessors())
+  }
+  private val decodersMade = new AtomicBoolean(false)
+
+  /** Decoders (so native decompressors per format) this executor has made; for tests. */
+  private[kae] def decodersCreated: Long = if (decodersMade.get) decoders.created() else 0L
 
   private val listenerAdded = new AtomicBoolean(false)
 
@@ -137,7 +150,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     case h: KaeShuffleHandle[K @unchecked, _, C @unchecked] =>
       val blocks = SparkEnv.get.mapOutputTracker.getMapSizesByExecutorId(
         h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
-      new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings,
+      new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings, decoders,
         (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
         SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context),
         settings.doctor)
@@ -157,6 +170,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   }
 
   override def stop(): Unit = {
+    if (decodersMade.get) decoders.close()
     shuffleBlockResolver.stop()
     if (!sortShuffleIds.isEmpty) sortShuffleManager.stop()
   }

@@ -1,0 +1,74 @@
+package io.github.kaeshuffle.format;
+
+import io.github.kaeshuffle.codec.BlockCodec;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Decoders shared by the streams and tasks of one process, so a reduce stage opens about one
+ * native decompressor per thread that decodes instead of one per fetched stream. Native
+ * decompression contexts are not free: zlib allocates its window per {@code inflateInit}, and on
+ * KAEzip each one takes a hardware session and an 8 MiB staging buffer. A decoder is lent to one
+ * owner at a time; on return its statistics are cleared for the next owner. A decoder whose
+ * decode failed is closed, not kept, and so are returns beyond {@code maxIdle}. Thread-safe.
+ */
+public final class DecoderPool implements DecoderLender, AutoCloseable {
+  private final BlockCodec preferred;
+  private final int maxIdle;
+  private final Deque<BlockDecoder> idle = new ArrayDeque<>();
+  private long created;
+  private boolean closed;
+
+  /**
+   * @param preferred the codec that decodes blocks of its own format (others use their format's
+   *     default decoder); null for the defaults only
+   * @param maxIdle most decoders kept for reuse; more returned at once are closed
+   */
+  public DecoderPool(BlockCodec preferred, int maxIdle) {
+    if (maxIdle < 0) {
+      throw new IllegalArgumentException("maxIdle cannot be negative: " + maxIdle);
+    }
+    this.preferred = preferred;
+    this.maxIdle = maxIdle;
+  }
+
+  /** A decoder with cleared statistics: an idle one, or a new one. Give it back with {@link
+   *  #giveBack}. */
+  @Override
+  public synchronized BlockDecoder borrow() {
+    BlockDecoder d = idle.pollFirst();
+    if (d == null) {
+      d = new BlockDecoder(preferred);
+      created++;
+    }
+    d.stats().clear();
+    return d;
+  }
+
+  /** Takes a decoder back once its owner has read its statistics. */
+  @Override
+  public void giveBack(BlockDecoder decoder) {
+    synchronized (this) {
+      if (!closed && !decoder.failed() && idle.size() < maxIdle) {
+        idle.addFirst(decoder);
+        return;
+      }
+    }
+    decoder.close();
+  }
+
+  /** Decoders created so far: an upper bound on the native decompressors opened per format. */
+  public synchronized long created() {
+    return created;
+  }
+
+  /** Closes the idle decoders; decoders still lent out are closed when they come back. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    for (BlockDecoder d : idle) {
+      d.close();
+    }
+    idle.clear();
+  }
+}

@@ -1,0 +1,48 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.concurrent.atomic.AtomicLong
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+
+/**
+ * A reduce stage that reads 200 map outputs opens about one decoder (one native decompressor) per
+ * thread that decodes, not one per fetched stream: decoders come from the executor's pool and go
+ * back to it when a stream or task is done.
+ */
+class DecoderReuseSuite extends AnyFunSuite {
+  private val MapTasks = 200
+  private val ReduceTasks = 4
+
+  for (prefetch <- Seq(true, false)) {
+    test(s"200 map outputs read by $ReduceTasks reduce tasks on 2 threads (prefetch $prefetch)") {
+      val conf = LocalSpark.conf(master = "local[2]")
+        .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
+        .set("spark.shuffle.kae.codec", "zlib")
+      LocalSpark.withSpark(conf) { sc =>
+        val streams = new AtomicLong
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+            if (e.taskMetrics != null) {
+              streams.addAndGet(e.taskMetrics.shuffleReadMetrics.localBlocksFetched)
+            }
+        })
+        val counts = sc.parallelize(1 to 100000, MapTasks)
+          .map(i => (i % 1000, 1L))
+          .partitionBy(new org.apache.spark.HashPartitioner(ReduceTasks))
+          .mapPartitions(it => Iterator(it.size))
+          .collect()
+        assert(counts.sum == 100000)
+        sc.listenerBus.waitUntilEmpty()
+        val manager = sc.env.shuffleManager.asInstanceOf[KaeShuffleManager]
+        val created = manager.decodersCreated
+        println(s"DecoderReuseSuite prefetch=$prefetch: ${streams.get} fetched streams, $created decoders created")
+        assert(streams.get == MapTasks * ReduceTasks)
+        // A task's thread and, while a stream is decoded ahead, its decompressor thread: at most
+        // two per task thread, whatever the number of streams.
+        assert(created >= 1 && created <= 4, s"$created decoders for ${streams.get} streams")
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.IOException
+import java.nio.ByteBuffer
+import java.nio.file.Path
+
+import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
+
+/**
+ * A reduce task's decompress-ahead memory, as execution memory of the task: decode windows,
+ * reused by its streams in turn (a second one only if two streams are open at once), and off-heap
+ * staging buffers for fetched ranges Netty received in several parts. All freed explicitly by
+ * [[close]] (never left to the garbage collector), after the streams using them have stopped.
+ *
+ * @param windowDir where a mapped window's file goes (asked only when one is made)
+ */
+private[kae] final class PrefetchMemory(
+    tmm: TaskMemoryManager,
+    settings: ReaderSettings,
+    windowDir: () => Path)
+  extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) with Logging {
+
+  private var idleWindows: List[DecodeWindow] = Nil
+  private var allWindows: List[DecodeWindow] = Nil
+  private var idleStaging: List[ByteBuffer] = Nil
+  private var allStaging: List[ByteBuffer] = Nil
+
+  override def spill(size: Long, trigger: MemoryConsumer): Long = 0L // buffers are in use
+
+  /** A window from the pool, or a new one if execution memory allows; None when it does not. */
+  def window(): Option[DecodeWindow] = idleWindows match {
+    case w :: rest =>
+      idleWindows = rest
+      Some(w)
+    case Nil =>
+      val slots = settings.slots(settings.slotSize)
+      val bytes = slots.toLong * settings.slotSize
+      if (!reserve(bytes)) None
+      else {
+        val w = DecodeWindow.allocate(settings.windowKind, slots, settings.slotSize, windowDir())
+        allWindows = w :: allWindows
+        Some(w)
+      }
+  }
+
+  def giveBack(w: DecodeWindow): Unit = idleWindows = w :: idleWindows
+
+  /** An idle staging buffer of at least `length` bytes, or a new one if memory allows. */
+  def staging(length: Int): Option[ByteBuffer] =
+    idleStaging.find(_.capacity() >= length) match {
+      case Some(b) =>
+        idleStaging = idleStaging.filterNot(_ eq b)
+        Some(b)
+      case None =>
+        // Whole MiBs, so buffers fit later ranges of similar size.
+        val mib = 1L << 20
+        val capacity = math.min(Int.MaxValue.toLong, (length + mib - 1) & ~(mib - 1))
+        if (!reserve(capacity)) None
+        else {
+          val b = ByteBuffer.allocateDirect(capacity.toInt)
+          allStaging = b :: allStaging
+          Some(b)
+        }
+    }
+
+  def giveBackStaging(b: ByteBuffer): Unit = idleStaging = b :: idleStaging
+
+  /** Takes `bytes` of execution memory whole, or nothing. */
+  private def reserve(bytes: Long): Boolean = {
+    val granted = acquireMemory(bytes)
+    if (granted < bytes) freeMemory(granted)
+    granted >= bytes
+  }
+
+  /** Frees every window and staging buffer; none may be in use. */
+  def close(): Unit = {
+    allStaging.foreach { b =>
+      DecodeWindow.free(b)
+      freeMemory(b.capacity())
+    }
+    allStaging = Nil
+    idleStaging = Nil
+    allWindows.foreach { w =>
+      try w.close() catch {
+        case e: IOException => logWarning("Could not release a decode window", e)
+      }
+      freeMemory(w.bytes())
+    }
+    allWindows = Nil
+    idleWindows = Nil
+  }
+}

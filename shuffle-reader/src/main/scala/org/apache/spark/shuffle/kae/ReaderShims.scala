@@ -1,0 +1,48 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.{File, InputStream}
+
+import org.apache.spark.TaskContext
+import org.apache.spark.network.buffer.ManagedBuffer
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter
+import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
+
+/**
+ * The reduce side's use of Spark internals (`private[spark]` APIs whose shape varies between Spark
+ * lines), in one place: the reader and its helpers call these and nothing else of Spark's that is
+ * not public and stable. One implementation per Spark line ([[Spark4ReaderShims]] today); the
+ * inventory with reasons is in docs/design.md.
+ */
+private[spark] trait ReaderShims {
+
+  /**
+   * Spark's `ShuffleBlockFetcherIterator` over `blocks`, with Spark's fetch settings read from the
+   * executor's SparkConf, each fetched stream passed through `wrap`. A completion iterator: it
+   * merges the read metrics into the task's when done.
+   */
+  def fetcher(
+      context: TaskContext,
+      blockManager: BlockManager,
+      blocks: Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])],
+      wrap: (BlockId, InputStream) => InputStream,
+      metrics: ShuffleReadMetricsReporter,
+      batchFetch: Boolean): Iterator[(BlockId, InputStream)]
+
+  /**
+   * A block's bytes when its file is on this host and Spark knows where: written by this executor,
+   * or by another executor on this host whose local dirs the fetcher has cached. None otherwise.
+   */
+  def localBlockData(blockManager: BlockManager, blockId: BlockId, address: BlockManagerId)
+      : Option[ManagedBuffer]
+
+  /** A local dir of this executor, for files the reader makes (a mapped decode window). */
+  def localDir(blockManager: BlockManager): File
+
+  /** Whether the old fetch protocol or IO encryption rules out fetching ranges in one batch. */
+  def batchFetchAllowed: Boolean
+}
+
+private[spark] object ReaderShims {
+  /** The implementation for the Spark line this jar is built for. */
+  val current: ReaderShims = Spark4ReaderShims
+}

@@ -1,0 +1,117 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.{FilterInputStream, InputStream, IOException}
+
+import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, DecoderLender, Segment,
+  SegmentInputStream, Segments, SegmentStreamDecoder}
+import io.github.kaeshuffle.reader.{DecodeWindow, PrefetchingSegmentInput, ReaderSettings}
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.storage.{BlockId, BlockManagerId}
+
+/**
+ * Turns each stream a reduce task fetches into the stream of its raw bytes; Spark's fetcher calls
+ * [[decode]] as its stream wrapper, so every error raised here is a bad stream to Spark.
+ *
+ * With prefetching on, a stream whose bytes can be had whole ([[WholeSegments]]) is read
+ * index-first and decompressed ahead on a [[DecompressorThreads]] thread into a window of
+ * [[PrefetchMemory]]; a stream with a block larger than the window's slots (written with a larger
+ * block size) is decoded from those bytes on the task's thread. Anything else is decoded as it
+ * streams in. Decoders are borrowed from the executor's pool: one for the task's thread (streams
+ * come in turn), one per decompress-ahead stream while it runs.
+ *
+ * @param locate where a block lives and its estimated size
+ */
+private[kae] final class SegmentStreams(
+    settings: ReaderSettings,
+    decoders: DecoderLender,
+    memory: PrefetchMemory,
+    whole: WholeSegments,
+    locate: BlockId => Option[(BlockManagerId, Long)]) extends Logging {
+
+  private val open = new java.util.IdentityHashMap[InputStream, Unit]()
+  private val decodeStats = new BlockStats
+  private var waitNanos = 0L
+  private var taskDecoder: BlockDecoder = _
+
+  def decode(blockId: BlockId, in: InputStream): InputStream = {
+    val ahead = if (settings.prefetch) decodeWhole(blockId, in) else None
+    ahead.getOrElse(new SegmentStreamDecoder(in, decoder()))
+  }
+
+  /** The task thread's decoder, borrowed with the first stream that needs it. */
+  private def decoder(): BlockDecoder = {
+    if (taskDecoder == null) taskDecoder = decoders.borrow()
+    taskDecoder
+  }
+
+  private def decodeWhole(blockId: BlockId, in: InputStream): Option[InputStream] =
+    whole.of(blockId, in, locate(blockId)).flatMap { bytes =>
+      memory.window() match {
+        case None =>
+          bytes.release()
+          None
+        case Some(w) =>
+          val segments = try Segments.split(bytes.bytes) catch {
+            case e: Exception =>
+              memory.giveBack(w)
+              bytes.release()
+              throw e
+          }
+          if (PrefetchingSegmentInput.fits(segments, w)) Some(ahead(segments, w, bytes, in))
+          else {
+            memory.giveBack(w)
+            Some(inline(segments, bytes, in))
+          }
+      }
+    }
+
+  private def ahead(segments: java.util.List[Segment], w: DecodeWindow,
+      bytes: WholeSegments#Whole, in: InputStream): InputStream = {
+    val s = new PrefetchingSegmentInput(segments, w, decoders, DecompressorThreads.pool,
+      (done: PrefetchingSegmentInput) => {
+        decodeStats.add(done.decodeStats())
+        waitNanos += done.waitNanos()
+        bytes.release()
+        in.close()
+        memory.giveBack(w)
+        open.remove(done)
+      })
+    open.put(s, ())
+    s
+  }
+
+  /** Decodes bytes had whole on the task's thread (a block too large for the window's slots). */
+  private def inline(segments: java.util.List[Segment], bytes: WholeSegments#Whole,
+      in: InputStream): InputStream =
+    new FilterInputStream(new SegmentInputStream(segments, decoder())) {
+      override def close(): Unit = try super.close() finally {
+        bytes.release()
+        in.close()
+      }
+    }
+
+  /** The decoding statistics and where the bytes came from, once [[close]]d. */
+  def stats(): BlockStats = decodeStats
+
+  def sources(): ReadSources =
+    ReadSources(waitNanos, whole.mappedBytes, whole.inPlaceBytes, whole.copiedBytes)
+
+  /**
+   * Stops the decompressors of streams still open (a failed task's), then frees the memory and
+   * gives the task's decoder back.
+   */
+  def close(): Unit = {
+    new java.util.ArrayList(open.keySet()).forEach { s =>
+      try s.close() catch {
+        case e: IOException => logWarning("Could not close a prefetching stream", e)
+      }
+    }
+    memory.close()
+    if (taskDecoder != null) {
+      decodeStats.add(taskDecoder.stats())
+      decoders.giveBack(taskDecoder)
+      taskDecoder = null
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.{File, InputStream}
+
+import org.apache.spark.{SparkEnv, TaskContext}
+import org.apache.spark.internal.config
+import org.apache.spark.network.buffer.ManagedBuffer
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter
+import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId,
+  ShuffleBlockFetcherIterator}
+
+/** [[ReaderShims]] for Spark 4.x: the fetcher's 17-argument constructor of Spark 4.0 to 4.2. */
+private[spark] object Spark4ReaderShims extends ReaderShims {
+
+  override def fetcher(
+      context: TaskContext,
+      blockManager: BlockManager,
+      blocks: Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])],
+      wrap: (BlockId, InputStream) => InputStream,
+      metrics: ShuffleReadMetricsReporter,
+      batchFetch: Boolean): Iterator[(BlockId, InputStream)] = {
+    val conf = SparkEnv.get.conf
+    new ShuffleBlockFetcherIterator(
+      context,
+      blockManager.blockStoreClient,
+      blockManager,
+      SparkEnv.get.mapOutputTracker,
+      blocks,
+      wrap,
+      conf.get(config.REDUCER_MAX_SIZE_IN_FLIGHT) * 1024 * 1024,
+      conf.get(config.REDUCER_MAX_REQS_IN_FLIGHT),
+      conf.get(config.REDUCER_MAX_BLOCKS_IN_FLIGHT_PER_ADDRESS),
+      conf.get(config.MAX_REMOTE_BLOCK_SIZE_FETCH_TO_MEM),
+      conf.get(config.SHUFFLE_MAX_ATTEMPTS_ON_NETTY_OOM),
+      conf.get(config.SHUFFLE_DETECT_CORRUPT),
+      conf.get(config.SHUFFLE_DETECT_CORRUPT_MEMORY),
+      conf.get(config.SHUFFLE_CHECKSUM_ENABLED),
+      conf.get(config.SHUFFLE_CHECKSUM_ALGORITHM),
+      metrics,
+      batchFetch).toCompletionIterator
+  }
+
+  override def localBlockData(
+      blockManager: BlockManager,
+      blockId: BlockId,
+      address: BlockManagerId): Option[ManagedBuffer] = {
+    val self = blockManager.blockManagerId
+    if (address.executorId == self.executorId) {
+      Some(blockManager.getLocalBlockData(blockId))
+    } else if (address.host == self.host) {
+      blockManager.hostLocalDirManager
+        .flatMap(_.getCachedHostLocalDirsFor(address.executorId))
+        .map(dirs => blockManager.getHostLocalShuffleData(blockId, dirs))
+    } else {
+      None
+    }
+  }
+
+  override def localDir(blockManager: BlockManager): File =
+    blockManager.diskBlockManager.localDirs.head
+
+  override def batchFetchAllowed: Boolean = {
+    val conf = SparkEnv.get.conf
+    !conf.get(config.SHUFFLE_USE_OLD_FETCH_PROTOCOL) && !conf.get(config.IO_ENCRYPTION_ENABLED)
+  }
+}

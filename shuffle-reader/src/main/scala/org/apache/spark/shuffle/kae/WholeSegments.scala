@@ -1,0 +1,84 @@
+package org.apache.spark.shuffle.kae
+
+import java.io.InputStream
+import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
+import java.nio.file.StandardOpenOption
+
+import io.github.kaeshuffle.reader.DecodeWindow
+
+import org.apache.spark.network.buffer.FileSegmentManagedBuffer
+import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
+
+/**
+ * The bytes of a fetched stream had whole, for decoding index-first, and where they came from:
+ *  - segments on this host are memory-mapped from their file: written by this executor, or by
+ *    another on this host whose dirs Spark's fetcher looked up (host-local reads,
+ *    `spark.shuffle.readHostLocalDisk`: common on YARN with several executors per node). Spark's
+ *    fetcher hands out the first block of another executor a moment before it caches that
+ *    executor's dirs, so then the file region is taken from the fetcher's own stream over it;
+ *  - fetched ranges up to `maxInMemory` are used where Netty received them when they are one
+ *    region, gathered with one copy into a staging buffer when Netty assembled them from parts,
+ *    and read from the stream where the buffer cannot be reached.
+ * The fetcher's own stream is left unread, so Spark's checksum diagnosis still sees every byte.
+ */
+private[kae] final class WholeSegments(
+    blockManager: BlockManager,
+    memory: PrefetchMemory,
+    maxInMemory: Long) {
+
+  var mappedBytes = 0L
+  var inPlaceBytes = 0L
+  var copiedBytes = 0L
+
+  /** Bytes and how to release them once decoded. */
+  final case class Whole(bytes: ByteBuffer, release: () => Unit)
+
+  /**
+   * The stream's bytes whole, or None: a remote range over `maxInMemory` (streamed instead), or
+   * memory for staging not granted. `location` is where the block lives and its estimated size.
+   */
+  def of(blockId: BlockId, in: InputStream, location: Option[(BlockManagerId, Long)])
+      : Option[Whole] = {
+    val size = location.map(_._2).getOrElse(Long.MaxValue)
+    location.flatMap { case (address, _) => mapOnThisHost(blockId, address, in) }
+      .orElse(if (size <= maxInMemory) fetched(in) else None)
+  }
+
+  private def mapOnThisHost(blockId: BlockId, address: BlockManagerId, in: InputStream)
+      : Option[Whole] = {
+    ReaderShims.current.localBlockData(blockManager, blockId, address) match {
+      case Some(f: FileSegmentManagedBuffer) if f.getLength <= Int.MaxValue =>
+        val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
+        try Some(map(ch, f.getOffset, f.getLength)) finally ch.close()
+      case None if address.host == blockManager.blockManagerId.host =>
+        // The channel belongs to the fetcher's stream, which closes it.
+        FetchedBytes.fileSegment(in).map { case (ch, offset, length) => map(ch, offset, length) }
+      case _ => None
+    }
+  }
+
+  private def map(ch: FileChannel, offset: Long, length: Long): Whole = {
+    val m = ch.map(FileChannel.MapMode.READ_ONLY, offset, length)
+    mappedBytes += length
+    Whole(m, () => DecodeWindow.free(m))
+  }
+
+  private def fetched(in: InputStream): Option[Whole] = FetchedBytes.of(in) match {
+    case Some(FetchedBytes.Whole(b)) =>
+      inPlaceBytes += b.remaining()
+      Some(Whole(b, () => ()))
+    case Some(p: FetchedBytes.Parts) =>
+      memory.staging(p.length).map { buf =>
+        p.copyTo(buf)
+        copiedBytes += p.length
+        val view = buf.duplicate()
+        view.limit(p.length)
+        Whole(view.slice(), () => memory.giveBackStaging(buf))
+      }
+    case None =>
+      val a = in.readAllBytes()
+      copiedBytes += a.length
+      Some(Whole(ByteBuffer.wrap(a), () => ()))
+  }
+}
