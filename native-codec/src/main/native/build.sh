@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds libkaeshuffle for this machine's architecture and cross-builds it for the other one
 # (x86_64 <-> aarch64), so the one jar serves both; called by Maven (native-codec/pom.xml):
-#   bash build.sh <java_home> <jni_header_dir> <classes_dir> <version> [cross: true|false]
+#   bash build.sh <java_home> <jni_header_dir> <classes_dir> <version> <cross: true|false> \
+#     <cross sysroot dir>
 # Puts each library at <classes_dir>/linux/<arch>/libkaeshuffle-<version>.so, the resource path
 # the Java loader (NativeLoader) looks up, with the same arch names.
 set -euo pipefail
-java_home=$1 headers=$2 classes=$3 version=$4 cross=${5:-true}
+java_home=$1 headers=$2 classes=$3 version=$4 cross=${5:-true} sysroot=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=toolchain.sh
 source "$here/toolchain.sh"
@@ -40,13 +41,13 @@ build() {
     ${libdir:+-L"$libdir"} \
     -Wl,--version-script="$here/exports.map" -Wl,-z,relro,-z,now,-z,noexecstack \
     -o "$lib" "$here"/kae_jni.c "$here"/zlib_backend.c "$here"/libdeflate_backend.c \
-    "$here"/kae_error_text.c -lz -ldl
+    "$here"/kae_error_text.c -pthread -lz -ldl
   echo "[kae-native] built $lib"
 }
 
 build "$host" "$CC"
 if [ "$cross" = true ] && [ -n "$other" ]; then
-  ensure_cross_tools "$other" || exit 1
+  ensure_cross_tools "$other" "$sysroot/$other" || exit 1
   build "$other" "$CROSS_CC" "$CROSS_LIBDIR"
   machine=$(od -An -tu2 -j18 -N2 "$classes/linux/$other/libkaeshuffle-$version.so" | tr -d ' ')
   case "$other:$machine" in

@@ -4,7 +4,7 @@
 
 #include "kae_backend.h"
 
-static __thread char last_error[512];
+static _Thread_local char last_error[512];
 
 const char *kae_last_error(void) { return last_error; }
 

@@ -5,6 +5,7 @@
  * of touching memory it does not own. Nothing here throws a Java exception.
  */
 #include <jni.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -19,10 +20,81 @@
 #define CTX_DECOMPRESSOR 0x4b414544u /* "KAED" */
 
 typedef struct {
-  uint32_t kind; /* cleared on free, so a stale handle is caught instead of reused */
+  uint32_t kind;
   const kae_backend *backend;
   void *impl;
 } kae_ctx;
+
+/*
+ * Live contexts. Java never holds a pointer: a handle is (generation << 32) | (slot + 1), looked
+ * up here under a lock, so a stale handle (its context freed, its slot perhaps reused) or a
+ * forged one is refused without reading freed memory. Java serialises a context's calls and its
+ * free (AbstractBlockCompressor/Decompressor), so a context found here stays alive for the call.
+ */
+typedef struct {
+  kae_ctx *ctx;
+  uint32_t generation; /* 1 to 0x7fffffff, so handles are positive */
+} ctx_slot;
+
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static ctx_slot *slots;
+static uint32_t *free_slots;
+static uint32_t slot_count, slot_cap, free_count;
+
+static int grow_slots(void) {
+  uint32_t cap = slot_cap == 0 ? 64 : slot_cap * 2;
+  if (cap <= slot_cap || cap > 0x7fffffffu) return KAE_E_NOMEM;
+  ctx_slot *s = realloc(slots, cap * sizeof(ctx_slot));
+  if (s == NULL) return KAE_E_NOMEM;
+  slots = s;
+  uint32_t *f = realloc(free_slots, cap * sizeof(uint32_t));
+  if (f == NULL) return KAE_E_NOMEM;
+  free_slots = f;
+  for (uint32_t i = slot_cap; i < cap; i++) {
+    slots[i].ctx = NULL;
+    slots[i].generation = 0;
+  }
+  slot_cap = cap;
+  return KAE_OK;
+}
+
+/* A handle for c, or a negative error code. */
+static jlong register_ctx(kae_ctx *c) {
+  pthread_mutex_lock(&slots_lock);
+  uint32_t i;
+  if (free_count > 0) {
+    i = free_slots[--free_count];
+  } else if (slot_count < slot_cap || grow_slots() == KAE_OK) {
+    i = slot_count++;
+  } else {
+    pthread_mutex_unlock(&slots_lock);
+    return KAE_E_NOMEM;
+  }
+  uint32_t gen = slots[i].generation >= 0x7fffffffu ? 1 : slots[i].generation + 1;
+  slots[i].generation = gen;
+  slots[i].ctx = c;
+  pthread_mutex_unlock(&slots_lock);
+  return ((jlong)gen << 32) | (jlong)(i + 1);
+}
+
+/* The live context of a handle, if it is one of this kind; with release, also unregisters it. */
+static kae_ctx *lookup_ctx(jlong handle, uint32_t kind, int release) {
+  if (handle <= 0) return NULL;
+  uint32_t i = (uint32_t)(handle & 0xffffffff) - 1;
+  uint32_t gen = (uint32_t)((uint64_t)handle >> 32);
+  kae_ctx *c = NULL;
+  pthread_mutex_lock(&slots_lock);
+  if (i < slot_count && slots[i].generation == gen && slots[i].ctx != NULL &&
+      slots[i].ctx->kind == kind) {
+    c = slots[i].ctx;
+    if (release) {
+      slots[i].ctx = NULL;
+      free_slots[free_count++] = i;
+    }
+  }
+  pthread_mutex_unlock(&slots_lock);
+  return c;
+}
 
 static jclass byte_array_class;
 
@@ -76,11 +148,7 @@ static void buf_unpin(JNIEnv *env, kae_buf *b, int written) {
   }
 }
 
-static kae_ctx *ctx_of(jlong handle, uint32_t kind) {
-  kae_ctx *c = (kae_ctx *)(intptr_t)handle;
-  if (c == NULL || c->kind != kind) return NULL;
-  return c;
-}
+static kae_ctx *ctx_of(jlong handle, uint32_t kind) { return lookup_ctx(handle, kind, 0); }
 
 JNIEXPORT jint JNICALL Java_io_github_kaeshuffle_codec_NativeLib_abiVersion(JNIEnv *env,
                                                                            jclass cls) {
@@ -155,13 +223,21 @@ static jlong new_ctx(jlong backend, uint32_t kind, jint level) {
   }
   c->kind = kind;
   c->backend = b;
-  return (jlong)(intptr_t)c;
+  jlong handle = register_ctx(c);
+  if (handle < 0) {
+    if (kind == CTX_COMPRESSOR) {
+      b->comp_free(c->impl);
+    } else {
+      b->decomp_free(c->impl);
+    }
+    free(c);
+  }
+  return handle;
 }
 
 static void free_ctx(jlong handle, uint32_t kind) {
-  kae_ctx *c = ctx_of(handle, kind);
+  kae_ctx *c = lookup_ctx(handle, kind, 1);
   if (c == NULL) return;
-  c->kind = 0;
   if (kind == CTX_COMPRESSOR) {
     c->backend->comp_free(c->impl);
   } else {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the native programs and libraries the codec tests use (called by Maven before the tests):
-#   bash build-test-libs.sh <out_dir> [cross: true|false]
+#   bash build-test-libs.sh <out_dir> <cross: true|false> <cross sysroot dir>
 # For the other architecture (x86_64 <-> aarch64) it also builds the C self-test and the load
-# check, run under qemu-user by NativeSelfTest; the tools are installed when missing.
+# check, run under qemu-user by NativeSelfTest; toolchain.sh says what it installs.
 set -euo pipefail
-out=$1 cross=${2:-true}
+out=$1 cross=${2:-true} sysroot=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../main/native" && pwd)
 # shellcheck source=../../main/native/toolchain.sh
@@ -32,7 +32,7 @@ case "$(uname -m)" in
 esac
 programs "$host" "$CC"
 if [ "$cross" = true ] && [ -n "$other" ]; then
-  ensure_cross_tools "$other" with-qemu || exit 1
+  ensure_cross_tools "$other" "$sysroot/$other" with-qemu || exit 1
   programs "$other" "$CROSS_CC" "$CROSS_LIBDIR"
 fi
 echo "[kae-native] built test libraries and programs in $out"

@@ -10,6 +10,10 @@ import java.util.Objects;
 abstract class AbstractBlockCompressor implements BlockCompressor {
   protected final BlockCodec codec;
   private long calls;
+  /**
+   * Set once by close. Calls and close are synchronized (uncontended: one owner), so a context is
+   * never freed while a native call uses it, even by a close from another thread.
+   */
   private boolean closed;
 
   AbstractBlockCompressor(BlockCodec codec) {
@@ -41,7 +45,7 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
     return n;
   }
 
-  private int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
+  private synchronized int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
       throws CodecException {
     if (closed) {
       throw new IllegalStateException("This " + codec.name() + " compressor is closed.");
@@ -63,7 +67,7 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
   }
 
   @Override
-  public final void close() {
+  public final synchronized void close() {
     if (!closed) {
       closed = true;
       release();

@@ -7,6 +7,10 @@ import java.util.Objects;
 abstract class AbstractBlockDecompressor implements BlockDecompressor {
   protected final BlockCodec codec;
   private long calls;
+  /**
+   * Set once by close. Calls and close are synchronized (uncontended: one owner), so a context is
+   * never freed while a native call uses it, even by a close from another thread.
+   */
   private boolean closed;
 
   AbstractBlockDecompressor(BlockCodec codec) {
@@ -43,7 +47,7 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
     return rawLength;
   }
 
-  private int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+  private synchronized int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
       throws CodecException {
     if (closed) {
       throw new IllegalStateException("This " + codec.name() + " decompressor is closed.");
@@ -63,7 +67,7 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
   }
 
   @Override
-  public final void close() {
+  public final synchronized void close() {
     if (!closed) {
       closed = true;
       release();

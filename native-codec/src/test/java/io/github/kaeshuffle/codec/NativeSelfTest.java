@@ -38,8 +38,13 @@ class NativeSelfTest {
 
   private static String run(String arch, String... program) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command(arch, program)).redirectErrorStream(true);
-    // Under qemu, the other architecture's loader and libraries come from its multiarch dirs.
+    // Under qemu, the other architecture's loader and C library come from the cross toolchain,
+    // its zlib and libdeflate from the sysroot the build unpacked them into (toolchain.sh).
     pb.environment().put("QEMU_LD_PREFIX", "/usr/" + arch + "-linux-gnu");
+    // (given to the emulated program only: qemu itself is a host program).
+    pb.environment().put("QEMU_SET_ENV", "LD_LIBRARY_PATH=" + Path.of(
+        System.getProperty("kaeshuffle.test.crossSysroot", "target/cross"), arch, "libs")
+        .toAbsolutePath());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(5, TimeUnit.MINUTES), "timed out: " + out);

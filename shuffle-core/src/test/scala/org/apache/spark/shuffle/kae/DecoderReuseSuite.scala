@@ -37,7 +37,8 @@ class DecoderReuseSuite extends AnyFunSuite {
         sc.listenerBus.waitUntilEmpty()
         val manager = sc.env.shuffleManager.asInstanceOf[KaeShuffleManager]
         val created = manager.decodersCreated
-        println(s"DecoderReuseSuite prefetch=$prefetch: ${streams.get} fetched streams, $created decoders created")
+        println(s"DecoderReuseSuite prefetch=$prefetch: ${streams.get} fetched streams, " +
+          s"$created decoders created")
         assert(streams.get == MapTasks * ReduceTasks)
         // A task's thread and, while a stream is decoded ahead, its decompressor thread: at most
         // two per task thread, whatever the number of streams.
