@@ -4,6 +4,7 @@ import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.BlockCompressor;
 import io.github.kaeshuffle.codec.BlockDecompressor;
 import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.KaeZipDetector;
@@ -53,11 +54,11 @@ public final class CodecBenchmark {
     datasets.put("sort", kryo(sortRecords(), mib));
     datasets.put("lda-edges", kryo(ldaRecords(), mib));
 
-    List<String> names = new ArrayList<>(List.of(Codecs.ZLIB, Codecs.LIBDEFLATE, Codecs.JAVA,
-        Codecs.LZ4, Codecs.ZSTD));
+    List<String> names = new ArrayList<>(List.of(CodecKind.ZLIB.id(), CodecKind.LIBDEFLATE.id(),
+        CodecKind.JAVA.id(), CodecKind.LZ4.id(), CodecKind.ZSTD.id()));
     KaeZipDetector.Result kae = KaeZipDetector.detect();
     if (kae.present()) {
-      names.add(0, Codecs.KAEZIP);
+      names.add(0, CodecKind.KAEZIP.id());
     }
 
     StringBuilder md = new StringBuilder();

@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * What a user asks of the codec layer. Immutable; build with {@link #builder()}.
  *
- * @param codec one of {@link Codecs#NAMES}
- * @param level compression level, or {@link #DEFAULT_LEVEL} for the codec's own default
+ * @param codec the codec asked for
+ * @param level compression level in the codec's range, or {@link #DEFAULT_LEVEL} for its default
  * @param kaezipLibrary path of KAEzip's zlib-compatible library
  * @param kaezipSkipHardwareCheck load {@code kaezipLibrary} without checking for the hardware
  *     (for tests with a stand-in library; never on hosts where KAEzip might abort)
@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param systemRoot where {@code proc/} and {@code sys/} are read for hardware detection
  */
 public record CodecOptions(
-    String codec,
+    CodecKind codec,
     int level,
     String kaezipLibrary,
     boolean kaezipSkipHardwareCheck,
@@ -31,12 +31,8 @@ public record CodecOptions(
     Objects.requireNonNull(kaezipLibrary, "kaezipLibrary");
     Objects.requireNonNull(libdeflateLibrary, "libdeflateLibrary");
     Objects.requireNonNull(systemRoot, "systemRoot");
-    if (!Codecs.NAMES.contains(codec)) {
-      throw new IllegalArgumentException("Unknown codec '" + codec + "': use one of "
-          + String.join(", ", Codecs.NAMES) + ".");
-    }
     if (level != DEFAULT_LEVEL) {
-      Codecs.checkLevel(codec, level);
+      codec.checkLevel(level);
     }
   }
 
@@ -52,16 +48,21 @@ public record CodecOptions(
 
   /** Builder with the defaults: codec auto, each codec's default level, standard paths. */
   public static final class Builder {
-    private String codec = Codecs.AUTO;
+    private CodecKind codec = CodecKind.AUTO;
     private int level = DEFAULT_LEVEL;
     private String kaezipLibrary = DEFAULT_KAEZIP_LIBRARY;
     private boolean kaezipSkipHardwareCheck;
     private String libdeflateLibrary = DEFAULT_LIBDEFLATE_LIBRARY;
     private Path systemRoot = Path.of("/");
 
-    public Builder codec(String v) {
+    public Builder codec(CodecKind v) {
       codec = v;
       return this;
+    }
+
+    /** The codec by its configuration name ({@link CodecKind#of}). */
+    public Builder codec(String name) {
+      return codec(CodecKind.of(name));
     }
 
     public Builder level(int v) {

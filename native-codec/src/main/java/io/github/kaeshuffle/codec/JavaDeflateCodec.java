@@ -18,7 +18,7 @@ final class JavaDeflateCodec implements BlockCodec {
 
   @Override
   public String name() {
-    return Codecs.JAVA;
+    return CodecKind.JAVA.id();
   }
 
   @Override

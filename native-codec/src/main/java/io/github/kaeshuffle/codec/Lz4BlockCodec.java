@@ -14,7 +14,7 @@ final class Lz4BlockCodec implements BlockCodec {
 
   @Override
   public String name() {
-    return Codecs.LZ4;
+    return CodecKind.LZ4.id();
   }
 
   @Override

@@ -16,7 +16,7 @@ final class ZstdBlockCodec implements BlockCodec {
 
   @Override
   public String name() {
-    return Codecs.ZSTD;
+    return CodecKind.ZSTD.id();
   }
 
   @Override

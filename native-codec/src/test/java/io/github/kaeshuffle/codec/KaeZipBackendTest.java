@@ -21,7 +21,7 @@ class KaeZipBackendTest {
   @Test
   void oneDeflateCallPerBlockAndNoInitPerBlock() throws Exception {
     BlockCodec c = Codecs.exact(TestCodecs.kaezipStandIn());
-    assertEquals(Codecs.KAEZIP, c.name());
+    assertEquals(CodecKind.KAEZIP.id(), c.name());
     assertTrue(c.description().contains("libzstandin.so"), c.description());
     int blocks = 37;
     int blockSize = 256 * 1024;
@@ -73,10 +73,10 @@ class KaeZipBackendTest {
       {TestCodecs.testLib("libzfailinit.so"), "LIB_INIT"},
     };
     for (String[] k : cases) {
-      CodecOptions o = CodecOptions.builder().codec(Codecs.KAEZIP).kaezipLibrary(k[0])
+      CodecOptions o = CodecOptions.builder().codec(CodecKind.KAEZIP).kaezipLibrary(k[0])
           .kaezipSkipHardwareCheck(true).build();
       Codecs.Selection s = Codecs.select(o);
-      assertEquals(Codecs.ZLIB, s.codec().name(), s.reason());
+      assertEquals(CodecKind.ZLIB.id(), s.codec().name(), s.reason());
       assertTrue(s.reason().contains(k[1]) && s.reason().contains(k[0]), s.reason());
       CodecException e = assertThrows(CodecException.class, () -> Codecs.exact(o));
       assertTrue(e.getMessage().contains(k[1]), e.getMessage());
@@ -86,26 +86,26 @@ class KaeZipBackendTest {
   @Test
   void aLibraryThatAbortsIsNeverLoadedWithoutTheHardware() throws Exception {
     // On this host the guard says no, so the library that would kill the JVM is never opened.
-    CodecOptions o = CodecOptions.builder().codec(Codecs.KAEZIP)
+    CodecOptions o = CodecOptions.builder().codec(CodecKind.KAEZIP)
         .kaezipLibrary(TestCodecs.testLib("libabortonload.so")).build();
     Codecs.Selection s = Codecs.select(o);
-    assertEquals(Codecs.ZLIB, s.codec().name());
+    assertEquals(CodecKind.ZLIB.id(), s.codec().name());
     assertTrue(s.reason().contains("KAEzip not used"), s.reason());
-    Codecs.Selection auto = Codecs.select(o.toBuilder().codec(Codecs.AUTO).build());
-    assertFalse(auto.codec().name().equals(Codecs.KAEZIP), auto.reason());
+    Codecs.Selection auto = Codecs.select(o.toBuilder().codec(CodecKind.AUTO).build());
+    assertFalse(auto.codec().name().equals(CodecKind.KAEZIP), auto.reason());
   }
 
   @Test
   void autoPrefersKaezipThenLibdeflateThenZlib() throws Exception {
-    CodecOptions withStandIn = TestCodecs.kaezipStandIn().toBuilder().codec(Codecs.AUTO).build();
-    assertEquals(Codecs.KAEZIP, Codecs.select(withStandIn).codec().name());
-    CodecOptions noKae = CodecOptions.builder().codec(Codecs.AUTO)
+    CodecOptions withStandIn = TestCodecs.kaezipStandIn().toBuilder().codec(CodecKind.AUTO).build();
+    assertEquals(CodecKind.KAEZIP.id(), Codecs.select(withStandIn).codec().name());
+    CodecOptions noKae = CodecOptions.builder().codec(CodecKind.AUTO)
         .kaezipLibrary("/nonexistent/libz.so").kaezipSkipHardwareCheck(true).build();
-    assertEquals(Codecs.LIBDEFLATE, Codecs.select(noKae).codec().name());
+    assertEquals(CodecKind.LIBDEFLATE.id(), Codecs.select(noKae).codec().name());
     CodecOptions noLibdeflate = noKae.toBuilder().libdeflateLibrary("/nonexistent/ld.so")
         .build();
     Codecs.Selection s = Codecs.select(noLibdeflate);
-    assertEquals(Codecs.ZLIB, s.codec().name());
+    assertEquals(CodecKind.ZLIB.id(), s.codec().name());
     assertTrue(s.reason().contains("libdeflate not used"), s.reason());
   }
 

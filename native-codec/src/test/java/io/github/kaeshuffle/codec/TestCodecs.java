@@ -26,13 +26,17 @@ public final class TestCodecs {
 
   /** Options for the kaezip backend served by the counting zlib stand-in. */
   public static CodecOptions kaezipStandIn() {
-    return CodecOptions.builder().codec(Codecs.KAEZIP).kaezipLibrary(testLib("libzstandin.so"))
+    return CodecOptions.builder().codec(CodecKind.KAEZIP).kaezipLibrary(testLib("libzstandin.so"))
         .kaezipSkipHardwareCheck(true).build();
   }
 
   public static BlockCodec exact(String name) {
+    return exact(CodecKind.of(name));
+  }
+
+  public static BlockCodec exact(CodecKind name) {
     try {
-      CodecOptions o = name.equals(Codecs.KAEZIP)
+      CodecOptions o = name == CodecKind.KAEZIP
           ? kaezipStandIn()
           : CodecOptions.builder().codec(name).build();
       return Codecs.exact(o);
@@ -44,8 +48,8 @@ public final class TestCodecs {
   /** Every concrete backend; all of them must be available where the tests run. */
   public static List<BlockCodec> all() {
     List<BlockCodec> out = new ArrayList<>();
-    for (String name : Codecs.NAMES) {
-      if (!name.equals(Codecs.AUTO)) {
+    for (CodecKind name : CodecKind.values()) {
+      if (name != CodecKind.AUTO) {
         out.add(exact(name));
       }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecFormat;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.CorruptBlockException;
@@ -80,14 +81,14 @@ class SegmentFormatTest {
 
   @Test
   void anEmptySegmentTakesZeroBytes() throws IOException {
-    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, new byte[0]);
+    byte[] seg = segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, new byte[0]);
     assertEquals(0, seg.length);
     assertEquals(0, readAll(seg, null).length);
   }
 
   @Test
   void theLayoutIsTheDocumentedOne() throws IOException {
-    BlockCodec zlib = TestCodecs.exact(Codecs.ZLIB);
+    BlockCodec zlib = TestCodecs.exact(CodecKind.ZLIB);
     byte[] data = TestCodecs.data("text", BLOCK + 100, 1);
     byte[] seg = segment(zlib, BLOCK, data);
     ByteBuffer b = ByteBuffer.wrap(seg).order(ByteOrder.LITTLE_ENDIAN);
@@ -140,7 +141,7 @@ class SegmentFormatTest {
       assertEquals(out.size(), w.bytesWritten());
     }
     assertEquals(blocks, standInDeflateCalls() - before, "deflate calls in the loaded library");
-    assertArrayEquals(data, readAll(out.toByteArray(), TestCodecs.exact(Codecs.JAVA)));
+    assertArrayEquals(data, readAll(out.toByteArray(), TestCodecs.exact(CodecKind.JAVA)));
   }
 
   private static long standInDeflateCalls() throws Exception {
@@ -179,7 +180,7 @@ class SegmentFormatTest {
       for (BlockCodec reader : TestCodecs.deflateFamily()) {
         assertArrayEquals(data, readAll(seg, reader), writer.name() + " -> " + reader.name());
       }
-      assertArrayEquals(data, readAll(seg, TestCodecs.exact(Codecs.LZ4)), "default decoder");
+      assertArrayEquals(data, readAll(seg, TestCodecs.exact(CodecKind.LZ4)), "default decoder");
     }
   }
 
@@ -202,7 +203,7 @@ class SegmentFormatTest {
   @Test
   void everySingleByteCorruptionAndTruncationIsDetected() throws IOException {
     byte[] data = TestCodecs.data("text", 3 * BLOCK + 1000, 5);
-    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, data);
+    byte[] seg = segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, data);
     for (int i = 0; i < seg.length; i++) {
       for (int bit : new int[] {0x01, 0x80}) {
         byte[] bad = seg.clone();
@@ -222,7 +223,7 @@ class SegmentFormatTest {
 
   @Test
   void impossibleHeaderFieldsAreRejectedEvenWithAValidChecksum() throws IOException {
-    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, TestCodecs.data("text", 500, 6));
+    byte[] seg = segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, TestCodecs.data("text", 500, 6));
     String[][] cases = {
       {"8", "9000000", "raw length"}, // raw length above 8 MiB
       {"12", "600", "stored length"}, // stored > raw
@@ -252,7 +253,7 @@ class SegmentFormatTest {
 
   @Test
   void blockSizesOutsideTheRangeAreRefused() {
-    BlockCodec zlib = TestCodecs.exact(Codecs.ZLIB);
+    BlockCodec zlib = TestCodecs.exact(CodecKind.ZLIB);
     for (int size : new int[] {0, BlockFormat.MIN_BLOCK_SIZE - 1, BlockFormat.MAX_BLOCK_SIZE + 1}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> new SegmentWriter(new BlockEncoder(zlib), size, new ByteArrayOutputStream()));
@@ -263,7 +264,7 @@ class SegmentFormatTest {
   /** Dropping or repeating a whole frame leaves every frame valid; the index catches it. */
   @Test
   void aLostOrRepeatedFrameIsCaughtByTheIndex() throws IOException {
-    byte[] seg = segment(TestCodecs.exact(Codecs.ZLIB), BLOCK, TestCodecs.data("text",
+    byte[] seg = segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, TestCodecs.data("text",
         3 * BLOCK, 8));
     SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg));
     int f1 = (int) idx.offset(1);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.CorruptBlockException;
@@ -48,7 +49,7 @@ class PrefetchingSegmentInputTest {
   }
 
   private static BlockCodec zlib() throws Exception {
-    return Codecs.exact(CodecOptions.builder().codec(Codecs.ZLIB).build());
+    return Codecs.exact(CodecOptions.builder().codec(CodecKind.ZLIB).build());
   }
 
   private static byte[] data(int size, long seed) {

@@ -5,8 +5,9 @@ import io.github.kaeshuffle.format.BlockFormat;
 import java.util.Objects;
 
 /**
- * What a map-side writer needs, already resolved and checked by the shuffle manager: writers never
- * read SparkConf themselves.
+ * What a map-side writer needs, already resolved and checked where the settings are read
+ * (KaeShuffleSettings): writers never read SparkConf themselves, and the buffer sizes are checked
+ * again only by the component that uses them (PartitionedBlockBuffer).
  *
  * @param codec the block codec chosen for this executor
  * @param blockSize raw bytes per block (every block but a partition's last is exactly this long)
@@ -27,10 +28,6 @@ public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
     BlockFormat.checkBlockSize(blockSize);
     if (maxMemory < 0) {
       throw new IllegalArgumentException("maxMemory cannot be negative: " + maxMemory);
-    }
-    if (initialBufferSize < 1024 || initialBufferSize > blockSize) {
-      throw new IllegalArgumentException("The initial buffer size must be 1 KiB to the block"
-          + " size (" + blockSize + "), not " + initialBufferSize + ".");
     }
     if (partitionStreams < 0) {
       throw new IllegalArgumentException("partitionStreams cannot be negative: "

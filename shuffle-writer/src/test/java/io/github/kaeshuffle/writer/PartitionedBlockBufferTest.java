@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.format.BlockDecoder;
@@ -71,7 +72,7 @@ class PartitionedBlockBufferTest {
   }
 
   private static BlockCodec zlib() throws Exception {
-    return Codecs.exact(CodecOptions.builder().codec(Codecs.ZLIB).build());
+    return Codecs.exact(CodecOptions.builder().codec(CodecKind.ZLIB).build());
   }
 
   private record Result(Collected collected, Map<Integer, ByteArrayOutputStream> expected,

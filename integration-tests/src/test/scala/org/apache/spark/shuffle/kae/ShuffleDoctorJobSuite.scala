@@ -47,7 +47,7 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
         job(spark)
         KaeSparkAccess.drainListeners(sc)
       }
-      val options = KaeShuffleManager.readSettings(sc.getConf).codecOptions
+      val options = KaeShuffleSettings.codecOptions(sc.getConf)
       sc.addSparkListener(new KaeStageSummaryListener(summaries = false, doctor = true,
         rates = () => Try(CodecRates.of(options)).toOption, out = _ => (),
         onDiagnosis = d => diagnoses.add(d)))

@@ -5,7 +5,7 @@ import java.util.Locale
 import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters._
 
-import io.github.kaeshuffle.codec.{CodecOptions, Codecs}
+import io.github.kaeshuffle.codec.{CodecKind, CodecOptions}
 import io.github.kaeshuffle.format.BlockFormat
 import io.github.kaeshuffle.writer.WriterSettings
 
@@ -40,8 +40,8 @@ private[spark] object KaeShuffleConf {
       "then java, and the executor log says so once.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
-    .checkValues(Codecs.NAMES.asScala.toSet)
-    .createWithDefault(Codecs.AUTO)
+    .checkValues(CodecKind.ids().asScala.toSet)
+    .createWithDefault(CodecKind.AUTO.id())
 
   val LEVEL: OptionalConfigEntry[Int] = entry("codec.level")
     .doc("Compression level. Unset: 1, the fastest, for every codec. Ranges: 1-9 for kaezip, " +

@@ -102,7 +102,7 @@ object KaeShuffleDoctor {
     // The codec the application used, as its properties name it, measured on this machine.
     def rates(): Option[CodecRates.Rates] = if (!measureRates) None else Try {
       val conf = new SparkConf(false).setAll(props.filter(_._1.startsWith(KaeShuffleConf.PREFIX)))
-      CodecRates.of(KaeShuffleManager.readSettings(conf).codecOptions)
+      CodecRates.of(KaeShuffleSettings.codecOptions(conf))
     }.toOption
     bus.addListener(new KaeStageSummaryListener(summaries = false, doctor = true,
       rates = () => rates(), out = line => lines += line, onDiagnosis = d => diagnoses += d))

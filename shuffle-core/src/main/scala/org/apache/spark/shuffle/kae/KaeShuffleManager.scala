@@ -1,16 +1,13 @@
 package org.apache.spark.shuffle.kae
 
-import java.util.Locale
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.jdk.CollectionConverters._
 import scala.util.Try
 
-import io.github.kaeshuffle.codec.{BlockCodec, CodecFormat, CodecOptions, Codecs}
+import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool}
-import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
-import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.internal.{config, Logging}
@@ -38,7 +35,7 @@ import org.apache.spark.util.collection.OpenHashSet
  */
 private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager with Logging {
 
-  private val settings = KaeShuffleManager.readSettings(conf)
+  private val settings = KaeShuffleSettings.read(conf)
   KaeShuffleConf.unknownKeys(conf).foreach { key =>
     logWarning(s"Unknown setting $key is ignored: KAE Shuffle settings are listed in " +
       "docs/configuration.md (keys are case-sensitive).")
@@ -63,12 +60,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   /** The block codec of this JVM, chosen once (the choice and its reason are logged once). */
   private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
-  private lazy val writerSettings = new WriterSettings(codec, settings.blockSize,
-    settings.writerMaxMemory, settings.writerInitialBuffer,
-    KaeShuffleManager.probeIncompressible(settings.probeIncompressible, codec),
-    settings.partitionStreams)
-  private lazy val readerSettings = new ReaderSettings(codec, settings.prefetch,
-    settings.windowSize, settings.windowKind, settings.blockSize, settings.maxInMemoryFetch)
+  private lazy val writerSettings = settings.writerSettings(codec)
+  private lazy val readerSettings = settings.readerSettings(codec)
   /**
    * The executor's decoders, reused by every reduce task and stream instead of one native
    * decompressor per fetched stream; twice the cores stay idle at most (a task's thread and its
@@ -178,65 +171,12 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
 private[spark] object KaeShuffleManager {
 
-  /** Every setting, read and checked. */
-  case class Settings(
-      enabled: Boolean,
-      codecOptions: CodecOptions,
-      blockSize: Int,
-      writerMaxMemory: Long,
-      writerInitialBuffer: Int,
-      probeIncompressible: String,
-      partitionStreams: Int,
-      prefetch: Boolean,
-      windowSize: Long,
-      windowKind: DecodeWindow.Kind,
-      maxInMemoryFetch: Long,
-      stageSummary: Boolean,
-      doctor: Boolean)
-
-  def readSettings(conf: SparkConf): Settings = {
-    import KaeShuffleConf._
-    val codecName = conf.get(CODEC)
-    val level = conf.get(LEVEL)
-    level.foreach { l =>
-      val Array(lo, hi) = Codecs.levelRange(codecName)
-      if (l < lo || l > hi) {
-        throw new IllegalArgumentException(s"'$l' in ${LEVEL.key} is invalid. Codec " +
-          s"'$codecName' (${CODEC.key}) takes levels $lo to $hi.")
-      }
-    }
-    val options = CodecOptions.builder()
-      .codec(codecName)
-      .level(level.getOrElse(CodecOptions.DEFAULT_LEVEL))
-      .kaezipLibrary(conf.get(KAEZIP_LIBRARY))
-      .kaezipSkipHardwareCheck(conf.get(KAEZIP_SKIP_HARDWARE_CHECK))
-      .libdeflateLibrary(conf.get(LIBDEFLATE_LIBRARY))
-      .build()
-    val blockSize = conf.get(BLOCK_SIZE).toInt
-    val initialBuffer = conf.get(WRITER_INITIAL_BUFFER)
-    if (initialBuffer > blockSize) {
-      throw new IllegalArgumentException(s"'$initialBuffer' in ${WRITER_INITIAL_BUFFER.key} is " +
-        s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
-    }
-    Settings(conf.get(ENABLED), options, blockSize, conf.get(WRITER_MAX_MEMORY),
-      initialBuffer.toInt, conf.get(WRITER_PROBE_INCOMPRESSIBLE),
-      conf.get(WRITER_PARTITION_STREAMS), conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
-      DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
-      conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY), conf.get(DOCTOR))
-  }
-
-  /** Whether writers probe blocks for incompressibility: `auto` means for the deflate codecs. */
-  def probeIncompressible(setting: String, codec: BlockCodec): Boolean = setting match {
-    case "auto" => codec.format() == CodecFormat.DEFLATE
-    case other => other.toBoolean
-  }
-
   /** Spark's own rule for its serialized shuffle: records movable as bytes, nothing to combine. */
   def canUseBlockWriter(dep: ShuffleDependency[_, _, _]): Boolean =
     dep.serializer.supportsRelocationOfSerializedObjects && !dep.mapSideCombine
 
   /** Why a shuffle registered now must use Spark's sort shuffle, if it must. */
-  def fallbackReason(conf: SparkConf, settings: Settings): Option[String] = {
+  def fallbackReason(conf: SparkConf, settings: KaeShuffleSettings): Option[String] = {
     if (!settings.enabled) {
       Some(s"${KaeShuffleConf.ENABLED.key}=false")
     } else if (conf.get(config.IO_ENCRYPTION_ENABLED)) {

@@ -10,8 +10,8 @@ import org.apache.spark.{SparkConf, SparkContext}
 class KaeShuffleConfSuite extends AnyFunSuite {
   import KaeShuffleConf._
 
-  private def settingsOf(pairs: (String, String)*): KaeShuffleManager.Settings =
-    KaeShuffleManager.readSettings(new SparkConf(false).setAll(pairs))
+  private def settingsOf(pairs: (String, String)*): KaeShuffleSettings =
+    KaeShuffleSettings.read(new SparkConf(false).setAll(pairs))
 
   private def rejected(pairs: (String, String)*): String =
     intercept[IllegalArgumentException](settingsOf(pairs: _*)).getMessage
@@ -19,7 +19,7 @@ class KaeShuffleConfSuite extends AnyFunSuite {
   test("defaults") {
     val s = settingsOf()
     assert(s.enabled)
-    assert(s.codecOptions.codec == "auto")
+    assert(s.codecOptions.codec.id == "auto")
     assert(s.blockSize == 256 * 1024)
     assert(s.codecOptions.kaezipLibrary == "/usr/local/kaezip/lib/libz.so")
     assert(!s.codecOptions.kaezipSkipHardwareCheck)
@@ -29,7 +29,7 @@ class KaeShuffleConfSuite extends AnyFunSuite {
   test("values are parsed") {
     val s = settingsOf(CODEC.key -> "ZSTD", LEVEL.key -> "19", BLOCK_SIZE.key -> "1m",
       ENABLED.key -> "false", LIBDEFLATE_LIBRARY.key -> "/opt/libdeflate.so")
-    assert(s.codecOptions.codec == "zstd" && s.codecOptions.level == 19)
+    assert(s.codecOptions.codec.id == "zstd" && s.codecOptions.level == 19)
     assert(s.blockSize == 1024 * 1024 && !s.enabled)
     assert(s.codecOptions.libdeflateLibrary == "/opt/libdeflate.so")
   }

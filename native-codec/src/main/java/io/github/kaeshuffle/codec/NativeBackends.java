@@ -1,0 +1,60 @@
+package io.github.kaeshuffle.codec;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The deflate backends libkaeshuffle serves: KAEzip (a zlib-compatible library, only where the
+ * hardware is), libdeflate, the system zlib. Each library is opened once per process, success or
+ * failure, and every codec of it shares the handle. Each method returns null when its backend
+ * cannot serve, with the reason in {@code notes}.
+ */
+final class NativeBackends {
+  private static final Map<String, Opened> OPENED = new ConcurrentHashMap<>();
+
+  private record Opened(long handle, String error) {}
+
+  private NativeBackends() {}
+
+  static BlockCodec kaezip(CodecOptions o, int level, List<String> notes) {
+    if (!o.kaezipSkipHardwareCheck()) {
+      KaeZipDetector.Result hw = KaeZipDetector.detect(o.systemRoot(),
+          System.getProperty("os.arch"));
+      if (!hw.present()) {
+        notes.add("KAEzip not used: " + hw.reason());
+        return null;
+      }
+    }
+    return open(CodecKind.KAEZIP, o.kaezipLibrary(), level, notes);
+  }
+
+  static BlockCodec libdeflate(String path, int level, List<String> notes) {
+    return open(CodecKind.LIBDEFLATE, path, level, notes);
+  }
+
+  static BlockCodec zlib(int level, List<String> notes) {
+    return open(CodecKind.ZLIB, null, level, notes);
+  }
+
+  private static BlockCodec open(CodecKind kind, String path, int level, List<String> notes) {
+    NativeLoader.Status status = NativeLoader.load();
+    if (!status.loaded()) {
+      notes.add(kind + " not used: native library not loaded (" + status.detail() + ")");
+      return null;
+    }
+    boolean libdeflate = kind == CodecKind.LIBDEFLATE;
+    String key = (libdeflate ? "libdeflate:" : "zlib:") + path;
+    Opened opened = OPENED.computeIfAbsent(key, k -> {
+      long h = libdeflate ? NativeLib.openLibdeflate(path) : NativeLib.openZlib(path);
+      return h > 0 ? new Opened(h, null)
+          : new Opened(0, NativeError.of(h) + " (" + NativeLib.lastOpenError() + ")");
+    });
+    if (opened.error() != null) {
+      notes.add(kind + " not used: " + (path == null ? "system zlib" : path) + " failed to load: "
+          + opened.error());
+      return null;
+    }
+    return new NativeBlockCodec(kind.id(), opened.handle(), level);
+  }
+}

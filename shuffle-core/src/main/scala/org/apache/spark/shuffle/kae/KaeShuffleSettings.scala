@@ -1,0 +1,79 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.Locale
+
+import io.github.kaeshuffle.codec.{BlockCodec, CodecFormat, CodecOptions}
+import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
+import io.github.kaeshuffle.writer.WriterSettings
+
+import org.apache.spark.SparkConf
+
+/**
+ * Every `spark.shuffle.kae.*` setting, read from SparkConf and checked once, here: the config
+ * entries ([[KaeShuffleConf]]) check each value on its own, [[KaeShuffleSettings.read]] the values
+ * that depend on each other, naming the keys. Writers, readers and the codec layer get typed
+ * settings and never read SparkConf.
+ *
+ * @param probeIncompressible true/false as set; None for `auto` (on for the deflate codecs)
+ */
+private[spark] case class KaeShuffleSettings(
+    enabled: Boolean,
+    codecOptions: CodecOptions,
+    blockSize: Int,
+    writerMaxMemory: Long,
+    writerInitialBuffer: Int,
+    probeIncompressible: Option[Boolean],
+    partitionStreams: Int,
+    prefetch: Boolean,
+    windowSize: Long,
+    windowKind: DecodeWindow.Kind,
+    maxInMemoryFetch: Long,
+    stageSummary: Boolean,
+    doctor: Boolean) {
+
+  /** The map side's settings with the codec this JVM chose. */
+  def writerSettings(codec: BlockCodec): WriterSettings = new WriterSettings(codec, blockSize,
+    writerMaxMemory, writerInitialBuffer,
+    probeIncompressible.getOrElse(codec.format() == CodecFormat.DEFLATE), partitionStreams)
+
+  /** The reduce side's settings with the codec this JVM chose. */
+  def readerSettings(codec: BlockCodec): ReaderSettings = new ReaderSettings(codec, prefetch,
+    windowSize, windowKind, blockSize, maxInMemoryFetch)
+}
+
+private[spark] object KaeShuffleSettings {
+  import KaeShuffleConf._
+
+  def read(conf: SparkConf): KaeShuffleSettings = {
+    val blockSize = conf.get(BLOCK_SIZE).toInt
+    val initialBuffer = conf.get(WRITER_INITIAL_BUFFER)
+    if (initialBuffer > blockSize) {
+      throw new IllegalArgumentException(s"'$initialBuffer' in ${WRITER_INITIAL_BUFFER.key} is " +
+        s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
+    }
+    KaeShuffleSettings(conf.get(ENABLED), codecOptions(conf), blockSize,
+      conf.get(WRITER_MAX_MEMORY), initialBuffer.toInt,
+      conf.get(WRITER_PROBE_INCOMPRESSIBLE) match {
+        case "auto" => None
+        case other => Some(other.toBoolean)
+      },
+      conf.get(WRITER_PARTITION_STREAMS), conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
+      DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
+      conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY), conf.get(DOCTOR))
+  }
+
+  /** The codec layer's options; the level's range is the codec's own (CodecKind). */
+  def codecOptions(conf: SparkConf): CodecOptions = {
+    val builder = CodecOptions.builder()
+      .codec(conf.get(CODEC))
+      .kaezipLibrary(conf.get(KAEZIP_LIBRARY))
+      .kaezipSkipHardwareCheck(conf.get(KAEZIP_SKIP_HARDWARE_CHECK))
+      .libdeflateLibrary(conf.get(LIBDEFLATE_LIBRARY))
+    val level = conf.get(LEVEL)
+    try builder.level(level.getOrElse(CodecOptions.DEFAULT_LEVEL)).build() catch {
+      case e: IllegalArgumentException =>
+        throw new IllegalArgumentException(s"'${level.getOrElse("")}' in ${LEVEL.key} is " +
+          s"invalid with ${CODEC.key}=${conf.get(CODEC)}. ${e.getMessage}", e)
+    }
+  }
+}
