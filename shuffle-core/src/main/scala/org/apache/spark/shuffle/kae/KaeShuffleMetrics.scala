@@ -1,64 +1,47 @@
 package org.apache.spark.shuffle.kae
 
-import java.util.Locale
-import java.util.concurrent.ConcurrentHashMap
-
 import io.github.kaeshuffle.format.BlockStats
 
-import org.apache.spark.{SparkContext, Success}
-import org.apache.spark.internal.Logging
-import org.apache.spark.scheduler.{AccumulableInfo, SparkListener, SparkListenerStageCompleted,
-  SparkListenerTaskEnd, StageInfo}
+import org.apache.spark.SparkContext
 import org.apache.spark.util.LongAccumulator
 
 /**
- * Accumulators of one shuffle, registered on the driver when the shuffle is registered and
- * shipped to tasks inside the shuffle handle: the Spark UI shows them on each stage's page, and
- * [[KaeStageSummaryListener]] turns them into one driver log line per stage.
+ * Accumulators of one shuffle, by name, registered on the driver when the shuffle is registered
+ * and shipped to tasks inside the shuffle handle: the Spark UI shows them on each stage's page,
+ * and [[KaeStageSummaryListener]] turns them into one driver log line per stage.
  */
 private[spark] class KaeShuffleMetrics private (
-    val writeRawBytes: LongAccumulator,
-    val writeStoredBytes: LongAccumulator,
-    val writeCodecCalls: LongAccumulator,
-    val writeCodecNanos: LongAccumulator,
-    val writeStoredRawBlocks: LongAccumulator,
-    val readRawBytes: LongAccumulator,
-    val readCodecCalls: LongAccumulator,
-    val readCodecNanos: LongAccumulator,
-    val readWaitNanos: LongAccumulator,
-    val readMappedBytes: LongAccumulator,
-    val readInPlaceBytes: LongAccumulator,
-    val readCopiedBytes: LongAccumulator,
-    val writeSerializeNanos: LongAccumulator,
-    val writeDiskNanos: LongAccumulator,
-    val readFetchNanos: LongAccumulator,
-    val readDecodeNanos: LongAccumulator,
-    val readDeserializeNanos: LongAccumulator,
-    val writeProbedRawBlocks: LongAccumulator) extends Serializable {
+    accumulators: Map[String, LongAccumulator]) extends Serializable {
+  import KaeShuffleMetrics._
+
+  /** The accumulator of a metric named in the companion (e.g. [[KaeShuffleMetrics.WriteRawBytes]]). */
+  def apply(name: String): LongAccumulator = accumulators(name)
 
   def addWrite(s: BlockStats, times: WriteTimes): Unit = {
-    writeRawBytes.add(s.rawBytes())
-    writeStoredBytes.add(s.storedBytes())
-    writeCodecCalls.add(s.codecCalls())
-    writeCodecNanos.add(s.codecNanos())
-    writeStoredRawBlocks.add(s.storedRawBlocks())
-    writeProbedRawBlocks.add(s.probedRawBlocks())
-    writeSerializeNanos.add(times.serializeNanos)
-    writeDiskNanos.add(times.diskNanos)
+    add(WriteRawBytes, s.rawBytes())
+    add(WriteStoredBytes, s.storedBytes())
+    add(WriteCodecCalls, s.codecCalls())
+    add(WriteCodecNanos, s.codecNanos())
+    add(WriteStoredRawBlocks, s.storedRawBlocks())
+    add(WriteProbedRawBlocks, s.probedRawBlocks())
+    add(WriteSerializeNanos, times.serializeNanos)
+    add(WriteDiskNanos, times.diskNanos)
   }
 
   def addRead(s: BlockStats, sources: ReadSources): Unit = {
-    readRawBytes.add(s.rawBytes())
-    readCodecCalls.add(s.codecCalls())
-    readCodecNanos.add(s.codecNanos())
-    readWaitNanos.add(sources.waitNanos)
-    readMappedBytes.add(sources.mappedBytes)
-    readInPlaceBytes.add(sources.inPlaceBytes)
-    readCopiedBytes.add(sources.copiedBytes)
-    readFetchNanos.add(sources.fetchNanos)
-    readDecodeNanos.add(sources.decodeNanos)
-    readDeserializeNanos.add(sources.deserializeNanos)
+    add(ReadRawBytes, s.rawBytes())
+    add(ReadCodecCalls, s.codecCalls())
+    add(ReadCodecNanos, s.codecNanos())
+    add(ReadWaitNanos, sources.waitNanos)
+    add(ReadMappedBytes, sources.mappedBytes)
+    add(ReadInPlaceBytes, sources.inPlaceBytes)
+    add(ReadCopiedBytes, sources.copiedBytes)
+    add(ReadFetchNanos, sources.fetchNanos)
+    add(ReadDecodeNanos, sources.decodeNanos)
+    add(ReadDeserializeNanos, sources.deserializeNanos)
   }
+
+  private def add(name: String, value: Long): Unit = accumulators(name).add(value)
 }
 
 private[spark] object KaeShuffleMetrics {
@@ -84,121 +67,12 @@ private[spark] object KaeShuffleMetrics {
   val ReadDecodeNanos = Prefix + "read.decodeNanos"
   val ReadDeserializeNanos = Prefix + "read.deserializeNanos"
 
-  def register(sc: SparkContext): KaeShuffleMetrics = {
-    def acc(name: String) = sc.longAccumulator(name)
-    new KaeShuffleMetrics(acc(WriteRawBytes), acc(WriteStoredBytes), acc(WriteCodecCalls),
-      acc(WriteCodecNanos), acc(WriteStoredRawBlocks), acc(ReadRawBytes), acc(ReadCodecCalls),
-      acc(ReadCodecNanos), acc(ReadWaitNanos), acc(ReadMappedBytes), acc(ReadInPlaceBytes),
-      acc(ReadCopiedBytes), acc(WriteSerializeNanos), acc(WriteDiskNanos), acc(ReadFetchNanos),
-      acc(ReadDecodeNanos), acc(ReadDeserializeNanos), acc(WriteProbedRawBlocks))
-  }
-}
+  /** Every metric, in the order they are registered. */
+  val Names: Seq[String] = Seq(WriteRawBytes, WriteStoredBytes, WriteCodecCalls, WriteCodecNanos,
+    WriteStoredRawBlocks, WriteProbedRawBlocks, ReadRawBytes, ReadCodecCalls, ReadCodecNanos,
+    ReadWaitNanos, ReadMappedBytes, ReadInPlaceBytes, ReadCopiedBytes, WriteSerializeNanos,
+    WriteDiskNanos, ReadFetchNanos, ReadDecodeNanos, ReadDeserializeNanos)
 
-/**
- * Logs, per completed stage that wrote or read a KAE shuffle, one summary line (bytes, codec
- * calls) and the shuffle doctor's diagnosis ([[ShuffleDoctor]]). Sums the accumulator updates and
- * metrics of the stage's successful tasks (a stage's accumulable values are the accumulators'
- * global totals, which would count a shuffle read by two stages twice).
- *
- * @param summaries log the summary line
- * @param doctor log the diagnosis
- * @param rates the codec's rates on this machine, asked for with the first diagnosis
- * @param out where lines go (the driver log by default); diagnoses also go to `onDiagnosis`
- */
-private[spark] class KaeStageSummaryListener(
-    summaries: Boolean = true,
-    doctor: Boolean = true,
-    rates: () => Option[CodecRates.Rates] = () => None,
-    out: String => Unit = null,
-    onDiagnosis: Diagnosis => Unit = _ => ()) extends SparkListener with Logging {
-  private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()
-  private lazy val codecRates = rates()
-
-  override def onTaskEnd(event: SparkListenerTaskEnd): Unit = {
-    if (event.reason == Success && event.taskInfo != null) {
-      val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
-      if (updates.nonEmpty) {
-        val m = event.taskMetrics
-        val task = if (m == null) StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L,
-          0L, updates)
-        else StageTotals(event.stageId, event.stageAttemptId, "", 1,
-          m.executorRunTime * 1000000L, m.shuffleReadMetrics.totalBytesRead,
-          m.shuffleWriteMetrics.bytesWritten, updates)
-        perStage.merge((event.stageId, event.stageAttemptId), task, (a, b) => a + b)
-      }
-    }
-  }
-
-  override def onStageCompleted(event: SparkListenerStageCompleted): Unit = {
-    val info = event.stageInfo
-    Option(perStage.remove((info.stageId, info.attemptNumber()))).foreach { sums =>
-      val totals = sums.copy(name = info.name)
-      if (summaries) {
-        KaeStageSummaryListener.summary(info, totals.kae).foreach(emit)
-      }
-      if (doctor) {
-        ShuffleDoctor.diagnose(totals, codecRates).foreach { d =>
-          emit(d.line)
-          onDiagnosis(d)
-        }
-      }
-    }
-  }
-
-  private def emit(line: String): Unit = if (out != null) out(line) else logInfo(line)
-}
-
-private[spark] object KaeStageSummaryListener {
-  import KaeShuffleMetrics._
-
-  def kaeValues(
-      infos: Iterable[AccumulableInfo],
-      pick: AccumulableInfo => Option[Any]): Map[String, Long] = {
-    infos.toSeq.flatMap { a =>
-      (a.name, pick(a)) match {
-        case (Some(n), Some(v: java.lang.Long)) if n.startsWith(Prefix) => Some(n -> v.longValue)
-        // Replayed from an event log, accumulators other than Spark's own come back as text.
-        case (Some(n), Some(v: String)) if n.startsWith(Prefix) => v.toLongOption.map(n -> _)
-        case _ => None
-      }
-    }.groupMapReduce(_._1)(_._2)(_ + _)
-  }
-
-  def add(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
-    (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
-
-  def summary(info: StageInfo, totals: Map[String, Long]): Option[String] = {
-    val t = totals.withDefaultValue(0L)
-    val parts = Seq(
-      if (t(WriteCodecCalls) > 0 || t(WriteRawBytes) > 0) {
-        Some(s"wrote ${mib(t(WriteRawBytes))} raw -> ${mib(t(WriteStoredBytes))} stored" +
-          s" (ratio ${ratio(t(WriteRawBytes), t(WriteStoredBytes))}), ${t(WriteCodecCalls)}" +
-          s" codec calls (${perCall(t(WriteRawBytes), t(WriteCodecCalls))} per call)," +
-          s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw" +
-          (if (t(WriteProbedRawBlocks) > 0) {
-            s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
-          } else ""))
-      } else None,
-      if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
-        Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
-          s" (${perCall(t(ReadRawBytes), t(ReadCodecCalls))} per call)," +
-          s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
-          s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
-          s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
-          s" ${mib(t(ReadCopiedBytes))}")
-      } else None).flatten
-    if (parts.isEmpty) None
-    else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +
-      s"(${info.numTasks} tasks): ${parts.mkString("; ")}")
-  }
-
-  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0)
-
-  private def millis(nanos: Long): String = String.format(Locale.ROOT, "%.0f ms", nanos / 1e6)
-
-  private def ratio(raw: Long, stored: Long): String =
-    if (stored == 0) "-" else String.format(Locale.ROOT, "%.2f", raw.toDouble / stored)
-
-  private def perCall(bytes: Long, calls: Long): String =
-    if (calls == 0) "-" else String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0 / calls)
+  def register(sc: SparkContext): KaeShuffleMetrics =
+    new KaeShuffleMetrics(Names.map(n => n -> sc.longAccumulator(n)).toMap)
 }

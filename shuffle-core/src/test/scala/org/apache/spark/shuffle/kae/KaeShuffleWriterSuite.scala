@@ -58,8 +58,8 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
       assert(totals.recordsWritten.get == 80000)
       val handle = handleOf(rdd)
       assert(handle.blockWriter, "Kryo without combine takes the block writer")
-      assert(handle.metrics.writeCodecCalls.value == blocks, "one codec call per block")
-      assert(handle.metrics.writeRawBytes.value ==
+      assert(handle.metrics(KaeShuffleMetrics.WriteCodecCalls).value == blocks, "one codec call per block")
+      assert(handle.metrics(KaeShuffleMetrics.WriteRawBytes).value ==
         outputs.flatMap(_.segments.values).map(_.totalRawLength).sum)
     }
   }
@@ -81,21 +81,21 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
         }.partitionBy(new HashPartitioner(3))
         rdd.count()
         val m = handleOf(rdd).metrics
-        assert(m.writeStoredRawBlocks.value > 0)
+        assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value > 0)
         if (probe == "auto") {
           // Only the last, partial block of each segment (2 maps x 3 partitions) is too small
           // to probe.
-          assert(m.writeCodecCalls.value <= 6, "full random blocks need no codec call")
-          assert(m.writeProbedRawBlocks.value >= 100)
-          assert(m.writeStoredRawBlocks.value ==
-            m.writeProbedRawBlocks.value + m.writeCodecCalls.value)
+          assert(m(KaeShuffleMetrics.WriteCodecCalls).value <= 6, "full random blocks need no codec call")
+          assert(m(KaeShuffleMetrics.WriteProbedRawBlocks).value >= 100)
+          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value ==
+            m(KaeShuffleMetrics.WriteProbedRawBlocks).value + m(KaeShuffleMetrics.WriteCodecCalls).value)
         } else {
-          assert(m.writeProbedRawBlocks.value == 0)
-          assert(m.writeStoredRawBlocks.value == m.writeCodecCalls.value)
+          assert(m(KaeShuffleMetrics.WriteProbedRawBlocks).value == 0)
+          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value == m(KaeShuffleMetrics.WriteCodecCalls).value)
         }
-        assert(m.writeStoredBytes.value == m.writeRawBytes.value)
+        assert(m(KaeShuffleMetrics.WriteStoredBytes).value == m(KaeShuffleMetrics.WriteRawBytes).value)
         val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
-        assert(onDisk <= m.writeRawBytes.value * 1.01, s"$onDisk vs ${m.writeRawBytes.value}")
+        assert(onDisk <= m(KaeShuffleMetrics.WriteRawBytes).value * 1.01, s"$onDisk vs ${m(KaeShuffleMetrics.WriteRawBytes).value}")
       }
     }
   }

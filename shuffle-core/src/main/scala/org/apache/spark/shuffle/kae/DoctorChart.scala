@@ -1,0 +1,84 @@
+package org.apache.spark.shuffle.kae
+
+import java.awt.{BasicStroke, Color, Font, RenderingHints}
+import java.awt.image.BufferedImage
+import java.io.File
+import java.util.Locale
+import javax.imageio.ImageIO
+
+/** Stacked horizontal bars of each stage's link times, drawn with Java2D (headless). */
+private[spark] object DoctorChart {
+  private val colors = Map(
+    ShuffleDoctor.Fetch -> new Color(0x8c564b),
+    ShuffleDoctor.Decompress -> new Color(0xe377c2),
+    ShuffleDoctor.Deserialization -> new Color(0xbcbd22),
+    ShuffleDoctor.Serialization -> new Color(0x1f77b4),
+    ShuffleDoctor.Compress -> new Color(0xd62728),
+    ShuffleDoctor.DiskWrite -> new Color(0x2ca02c),
+    ShuffleDoctor.Other -> new Color(0xc7c7c7))
+
+  def write(report: KaeShuffleDoctor.Report, file: File): Unit = {
+    System.setProperty("java.awt.headless", "true")
+    val rows = report.diagnoses
+    val labelWidth = 260
+    val barWidth = 760
+    val rowHeight = 30
+    val top = 90
+    val width = labelWidth + barWidth + 40
+    val height = top + math.max(1, rows.size) * rowHeight + 60
+    val img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB)
+    val g = img.createGraphics()
+    try {
+      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+        RenderingHints.VALUE_TEXT_ANTIALIAS_ON)
+      g.setColor(Color.WHITE)
+      g.fillRect(0, 0, width, height)
+      g.setColor(Color.BLACK)
+      g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15))
+      g.drawString(s"KAE Shuffle doctor: ${report.app}", 12, 24)
+      // Legend.
+      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12))
+      var x = 12
+      for (name <- ShuffleDoctor.Links) {
+        g.setColor(colors(name))
+        g.fillRect(x, 40, 14, 14)
+        g.setColor(Color.BLACK)
+        g.drawString(name, x + 18, 52)
+        x += 22 + g.getFontMetrics.stringWidth(name) + 12
+      }
+      val longest = math.max(1L, rows.map(_.total).foldLeft(0L)(math.max))
+      val scale = barWidth.toDouble / longest
+      rows.zipWithIndex.foreach { case (d, i) =>
+        val y = top + i * rowHeight
+        g.setColor(Color.BLACK)
+        g.drawString(s"stage ${d.totals.stageId}.${d.totals.attempt} ${d.kind} " +
+          s"(${d.totals.tasks} tasks)", 12, y + 18)
+        var left = labelWidth.toDouble
+        for (name <- ShuffleDoctor.Links; l <- d.all.find(_.name == name) if l.nanos > 0) {
+          val w = l.nanos * scale
+          g.setColor(colors(name))
+          g.fillRect(left.round.toInt, y + 4, math.max(1, w.round.toInt), rowHeight - 8)
+          left += w
+        }
+      }
+      // Axis: seconds of task time.
+      val axisY = top + math.max(1, rows.size) * rowHeight + 6
+      g.setColor(Color.DARK_GRAY)
+      g.setStroke(new BasicStroke(1f))
+      g.drawLine(labelWidth, axisY, labelWidth + barWidth, axisY)
+      for (t <- 0 to 4) {
+        val px = labelWidth + barWidth * t / 4
+        g.drawLine(px, axisY, px, axisY + 5)
+        g.drawString(String.format(Locale.ROOT, "%.1f", longest / 1e9 * t / 4), px - 8,
+          axisY + 20)
+      }
+      g.drawString("task time, s (summed over the stage's tasks)", labelWidth, axisY + 40)
+      if (rows.isEmpty) g.drawString("no stage with KAE Shuffle link times", labelWidth, top + 18)
+    } finally g.dispose()
+    Option(file.getAbsoluteFile.getParentFile).foreach(_.mkdirs())
+    if (!ImageIO.write(img, "png", file)) {
+      throw new IllegalStateException(s"No PNG writer in this JVM: cannot write $file")
+    }
+  }
+}

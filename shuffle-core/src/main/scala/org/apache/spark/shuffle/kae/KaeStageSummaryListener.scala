@@ -1,0 +1,118 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.Locale
+import java.util.concurrent.ConcurrentHashMap
+
+import org.apache.spark.Success
+import org.apache.spark.internal.Logging
+import org.apache.spark.scheduler.{AccumulableInfo, SparkListener, SparkListenerStageCompleted,
+  SparkListenerTaskEnd, StageInfo}
+
+/**
+ * Logs, per completed stage that wrote or read a KAE shuffle, one summary line (bytes, codec
+ * calls) and the shuffle doctor's diagnosis ([[ShuffleDoctor]]). Sums the accumulator updates and
+ * metrics of the stage's successful tasks (a stage's accumulable values are the accumulators'
+ * global totals, which would count a shuffle read by two stages twice).
+ *
+ * @param summaries log the summary line
+ * @param doctor log the diagnosis
+ * @param rates the codec's rates on this machine, asked for with the first diagnosis
+ * @param out where lines go (the driver log by default); diagnoses also go to `onDiagnosis`
+ */
+private[spark] class KaeStageSummaryListener(
+    summaries: Boolean = true,
+    doctor: Boolean = true,
+    rates: () => Option[CodecRates.Rates] = () => None,
+    out: String => Unit = null,
+    onDiagnosis: Diagnosis => Unit = _ => ()) extends SparkListener with Logging {
+  private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()
+  private lazy val codecRates = rates()
+
+  override def onTaskEnd(event: SparkListenerTaskEnd): Unit = {
+    if (event.reason == Success && event.taskInfo != null) {
+      val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
+      if (updates.nonEmpty) {
+        val m = event.taskMetrics
+        val task = if (m == null) StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L,
+          0L, updates)
+        else StageTotals(event.stageId, event.stageAttemptId, "", 1,
+          m.executorRunTime * 1000000L, m.shuffleReadMetrics.totalBytesRead,
+          m.shuffleWriteMetrics.bytesWritten, updates)
+        perStage.merge((event.stageId, event.stageAttemptId), task, (a, b) => a + b)
+      }
+    }
+  }
+
+  override def onStageCompleted(event: SparkListenerStageCompleted): Unit = {
+    val info = event.stageInfo
+    Option(perStage.remove((info.stageId, info.attemptNumber()))).foreach { sums =>
+      val totals = sums.copy(name = info.name)
+      if (summaries) {
+        KaeStageSummaryListener.summary(info, totals.kae).foreach(emit)
+      }
+      if (doctor) {
+        ShuffleDoctor.diagnose(totals, codecRates).foreach { d =>
+          emit(d.line)
+          onDiagnosis(d)
+        }
+      }
+    }
+  }
+
+  private def emit(line: String): Unit = if (out != null) out(line) else logInfo(line)
+}
+
+private[spark] object KaeStageSummaryListener {
+  import KaeShuffleMetrics._
+
+  def kaeValues(
+      infos: Iterable[AccumulableInfo],
+      pick: AccumulableInfo => Option[Any]): Map[String, Long] = {
+    infos.toSeq.flatMap { a =>
+      (a.name, pick(a)) match {
+        case (Some(n), Some(v: java.lang.Long)) if n.startsWith(Prefix) => Some(n -> v.longValue)
+        // Replayed from an event log, accumulators other than Spark's own come back as text.
+        case (Some(n), Some(v: String)) if n.startsWith(Prefix) => v.toLongOption.map(n -> _)
+        case _ => None
+      }
+    }.groupMapReduce(_._1)(_._2)(_ + _)
+  }
+
+  def add(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
+    (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
+
+  def summary(info: StageInfo, totals: Map[String, Long]): Option[String] = {
+    val t = totals.withDefaultValue(0L)
+    val parts = Seq(
+      if (t(WriteCodecCalls) > 0 || t(WriteRawBytes) > 0) {
+        Some(s"wrote ${mib(t(WriteRawBytes))} raw -> ${mib(t(WriteStoredBytes))} stored" +
+          s" (ratio ${ratio(t(WriteRawBytes), t(WriteStoredBytes))}), ${t(WriteCodecCalls)}" +
+          s" codec calls (${perCall(t(WriteRawBytes), t(WriteCodecCalls))} per call)," +
+          s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw" +
+          (if (t(WriteProbedRawBlocks) > 0) {
+            s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
+          } else ""))
+      } else None,
+      if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
+        Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
+          s" (${perCall(t(ReadRawBytes), t(ReadCodecCalls))} per call)," +
+          s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
+          s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
+          s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
+          s" ${mib(t(ReadCopiedBytes))}")
+      } else None).flatten
+    if (parts.isEmpty) None
+    else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +
+      s"(${info.numTasks} tasks): ${parts.mkString("; ")}")
+  }
+
+  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0)
+
+  private def millis(nanos: Long): String = String.format(Locale.ROOT, "%.0f ms", nanos / 1e6)
+
+  private def ratio(raw: Long, stored: Long): String =
+    if (stored == 0) "-" else String.format(Locale.ROOT, "%.2f", raw.toDouble / stored)
+
+  private def perCall(bytes: Long, calls: Long): String =
+    if (calls == 0) "-" else String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0 / calls)
+}
