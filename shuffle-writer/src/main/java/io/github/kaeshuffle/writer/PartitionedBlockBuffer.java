@@ -1,5 +1,6 @@
 package io.github.kaeshuffle.writer;
 
+import io.github.kaeshuffle.diagnostics.TimedOutputStream;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import io.github.kaeshuffle.format.SegmentIndexBuilder;
@@ -200,14 +201,14 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return 0;
     }
     spilling = true;
-    long t0 = System.nanoTime();
-    long codec0 = encoder.stats().codecNanos();
+    TimedOutputStream disk = null;
     try {
       Path file = spillFiles.newSpillFile();
       long[] offsets = new long[partitions.length + 1];
       long freed = 0;
       long position = 0;
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024)) {
+      disk = new TimedOutputStream(Files.newOutputStream(file));
+      try (OutputStream out = new BufferedOutputStream(disk, 64 * 1024)) {
         for (int i = 0; i < partitions.length; i++) {
           Partition p = partitions[i];
           offsets[i] = position;
@@ -237,7 +238,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return freed;
     } finally {
       spilling = false;
-      addDiskTime(t0, codec0);
+      if (disk != null) {
+        diskNanos += disk.nanos();
+      }
     }
   }
 
@@ -247,8 +250,6 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    */
   public void writeTo(PartitionStreams streams) throws IOException {
     List<FileChannel> channels = new ArrayList<>();
-    long t0 = System.nanoTime();
-    long codec0 = encoder.stats().codecNanos();
     try {
       for (Spill s : spills) {
         channels.add(FileChannel.open(s.file(), StandardOpenOption.READ));
@@ -280,22 +281,18 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       for (FileChannel c : channels) {
         c.close();
       }
-      addDiskTime(t0, codec0);
     }
   }
 
-  /** Time since {@code t0} less the codec's time since then: writing to disk. */
-  private void addDiskTime(long t0, long codec0) {
-    diskNanos += Math.max(0L,
-        System.nanoTime() - t0 - (encoder.stats().codecNanos() - codec0));
-  }
-
-  private static void copyRange(FileChannel in, long from, long to, ByteBuffer buf,
+  /** Copies spilled frames to the output; the time reading the spill file counts as disk time. */
+  private void copyRange(FileChannel in, long from, long to, ByteBuffer buf,
       OutputStream out) throws IOException {
     long position = from;
     while (position < to) {
       buf.clear().limit((int) Math.min(buf.capacity(), to - position));
+      long t = System.nanoTime();
       int n = in.read(buf, position);
+      diskNanos += System.nanoTime() - t;
       if (n < 0) {
         throw new IOException("Spill file ended early at byte " + position + " of " + to);
       }
@@ -314,8 +311,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /**
-   * Time spent writing spill files and the final output through {@link #writeTo}, without the
-   * codec calls made meanwhile (sealed partial blocks, last blocks).
+   * Time in the spill files' streams and reading them back: the disk time of this buffer, timed
+   * around the disk itself (the output's partition streams are timed by their owner).
    */
   public long diskNanos() {
     return diskNanos;

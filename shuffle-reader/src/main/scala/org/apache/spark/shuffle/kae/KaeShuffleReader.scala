@@ -1,7 +1,7 @@
 package org.apache.spark.shuffle.kae
 
-import io.github.kaeshuffle.format.{BlockStats, DecoderLender, RecordSample,
-  SegmentStreamDecoder}
+import io.github.kaeshuffle.diagnostics.RecordSample
+import io.github.kaeshuffle.format.{BlockStats, DecoderLender}
 import io.github.kaeshuffle.reader.{PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.{InterruptibleIterator, ShuffleDependency, SparkEnv, TaskContext}

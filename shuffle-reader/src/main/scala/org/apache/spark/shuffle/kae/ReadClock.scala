@@ -2,7 +2,7 @@ package org.apache.spark.shuffle.kae
 
 import java.io.{FilterInputStream, InputStream}
 
-import io.github.kaeshuffle.format.RecordSample
+import io.github.kaeshuffle.diagnostics.RecordSample
 
 /**
  * The doctor's clock of one reader; every method passes its argument through unchanged when the

@@ -3,7 +3,8 @@ package org.apache.spark.shuffle.kae
 import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, RecordSample}
+import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats}
 import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams,
   WriterSettings}
 
@@ -53,7 +54,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private var partitionLengths: Array[Long] = _
   /** The doctor's serialization link, less the codec and disk time nested in it. */
   private var serialize: RecordSample = _
-  private var commitNanos = 0L
+  /** Time in Spark's map output streams and commit: the doctor's disk link, with the spills'. */
+  private var outputNanos = 0L
   private var diskNanos = 0L
   private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
 
@@ -82,7 +84,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     var count = 0L
     if (doctor) {
       val b = buffer
-      serialize = new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos)
+      serialize =
+        new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos + outputNanos)
     }
     val checksummed = rowBasedChecksums.length > 0
     // A stream per partition (opened with the partition's first record), or one shared stream
@@ -123,7 +126,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       val t = System.nanoTime()
       partitionLengths =
         mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
-      commitNanos = System.nanoTime() - t
+      outputNanos += System.nanoTime() - t
     } catch {
       case e: Exception =>
         MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
@@ -136,15 +139,23 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       RowBasedChecksum.getAggregatedChecksumValue(rowBasedChecksums))
   }
 
-  /** Partition streams of Spark's map output writer, timed and checksummed like Spark's. */
+  /**
+   * Partition streams of Spark's map output writer, timed and checksummed like Spark's; with the
+   * doctor on, the time in them (opening, writing, closing) is the output's disk time.
+   */
   private class OutputStreams(writer: ShuffleMapOutputWriter, checksums: Array[Checksum])
       extends PartitionStreams {
     private var partitionWriter: ShufflePartitionWriter = _
     private var raw: OutputStream = _
 
     override def open(partition: Int): OutputStream = {
+      val t = System.nanoTime()
       partitionWriter = writer.getPartitionWriter(partition)
       raw = partitionWriter.openStream()
+      if (doctor) {
+        raw = new TimedOutputStream(raw)
+        outputNanos += System.nanoTime() - t
+      }
       val timed = new TimeTrackingOutputStream(writeMetrics, raw)
       if (checksums.nonEmpty) new CheckedOutputStream(timed, checksums(partition)) else timed
     }
@@ -152,6 +163,10 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     override def close(partition: Int, stream: OutputStream): Unit = {
       stream.flush()
       raw.close()
+      raw match {
+        case t: TimedOutputStream => outputNanos += t.nanos()
+        case _ =>
+      }
       writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)
     }
   }
@@ -202,7 +217,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       if (encoder != null) {
         encoder.close()
         val times = if (serialize == null) WriteTimes.None
-          else WriteTimes(serialize.estimate(), diskNanos + commitNanos)
+          else WriteTimes(serialize.estimate(), diskNanos + outputNanos)
         onStats(encoder.stats(), times)
         encoder = null
       }

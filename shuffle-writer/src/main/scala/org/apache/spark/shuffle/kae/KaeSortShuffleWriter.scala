@@ -3,7 +3,8 @@ package org.apache.spark.shuffle.kae
 import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, RecordSample, SegmentWriter}
+import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
+import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
@@ -48,6 +49,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
   private var partitionLengths: Array[Long] = _
   /** Time in the partition streams and the commit (the doctor's disk link). */
   private var diskNanos = 0L
+  /** The partition stream being written, timed when the doctor is on. */
+  private var timedDisk: TimedOutputStream = _
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
     val s = if (dep.mapSideCombine) {
@@ -69,7 +72,10 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val encoder = new BlockEncoder(settings.codec, settings.probeIncompressible)
     // The doctor's serialization link, less the codec and disk time nested in it.
     val serialize =
-      if (doctor) new RecordSample(() => encoder.stats().codecNanos() + diskNanos) else null
+      if (doctor) {
+        new RecordSample(() => encoder.stats().codecNanos() + diskNanos +
+          (if (timedDisk == null) 0L else timedDisk.nanos()))
+      } else null
     try {
       val serializer = dep.serializer.newInstance()
       for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
@@ -109,8 +115,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
     val opened = partitionWriter.openStream()
     diskNanos += System.nanoTime() - t0
-    val partitionStream =
-      if (serialize == null) opened else new TimedOutputStream(opened, diskNanos += _)
+    timedDisk = if (serialize == null) null else new TimedOutputStream(opened)
+    val partitionStream = if (timedDisk == null) opened else timedDisk
     var records = 0L
     try {
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
@@ -137,6 +143,10 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       sink.flush()
     } finally {
       partitionStream.close()
+      if (timedDisk != null) {
+        diskNanos += timedDisk.nanos()
+        timedDisk = null
+      }
     }
     writeMetrics.incRecordsWritten(records)
     writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)

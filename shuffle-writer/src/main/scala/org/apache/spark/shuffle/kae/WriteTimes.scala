@@ -5,7 +5,7 @@ package org.apache.spark.shuffle.kae
  * shuffle doctor's serialization and disk links. Zero when the doctor is off.
  *
  * @param serializeNanos serializing records into block buffers (estimated from sampled records:
- *     [[io.github.kaeshuffle.format.RecordSample]]; the upstream's time, which for a blocking
+ *     [[io.github.kaeshuffle.diagnostics.RecordSample]]; the upstream's time, which for a blocking
  *     operator all comes before the first record, is not in it)
  * @param diskNanos writing spills and the map output, committing it (exact, codec calls left out)
  */

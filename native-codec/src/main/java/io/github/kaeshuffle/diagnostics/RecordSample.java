@@ -1,4 +1,4 @@
-package io.github.kaeshuffle.format;
+package io.github.kaeshuffle.diagnostics;
 
 import java.util.Arrays;
 import java.util.function.LongSupplier;
