@@ -30,6 +30,9 @@ class DeployedJarSuite extends AnyFunSuite {
     assert(names.contains("org/apache/spark/shuffle/kae/KaeShuffleManager.class"))
     assert(names.exists(_.matches("linux/x86_64/libkaeshuffle-.*\\.so")))
     assert(names.exists(_.matches("linux/aarch64/libkaeshuffle-.*\\.so")))
+    // The event-log command, its chart and the codec's reference measure are a tool's.
+    assert(!names.exists(n => Seq("KaeShuffleDoctor", "DoctorChart", "CodecRates")
+      .exists(n.contains)), "the doctor command is not in the runtime jar")
     val foreign = names.filter(n => n.endsWith(".class") &&
       !n.startsWith("io/github/kaeshuffle/") && !n.startsWith("org/apache/spark/shuffle/kae/"))
     assert(foreign.isEmpty, s"classes that are not ours: ${foreign.take(5)}")

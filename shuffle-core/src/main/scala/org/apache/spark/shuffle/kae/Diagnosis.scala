@@ -13,7 +13,7 @@ private[spark] case class Diagnosis(
     totals: StageTotals,
     links: Seq[Link],
     other: Long,
-    rates: Option[CodecRates.Rates],
+    rates: Option[ReferenceRates],
     decompressorNanos: Long) {
   import ShuffleDoctor._
 

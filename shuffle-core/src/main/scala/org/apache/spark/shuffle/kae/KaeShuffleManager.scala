@@ -4,7 +4,6 @@ import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.jdk.CollectionConverters._
-import scala.util.Try
 
 import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool}
@@ -105,9 +104,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   private def addStageSummaryListener(sc: SparkContext): Unit = {
     if ((settings.stageSummary || settings.doctor) && listenerAdded.compareAndSet(false, true)) {
-      val options = settings.codecOptions
-      sc.addSparkListener(new KaeStageSummaryListener(settings.stageSummary, settings.doctor,
-        () => Try(CodecRates.of(options)).toOption))
+      sc.addSparkListener(new KaeStageSummaryListener(settings.stageSummary, settings.doctor))
     }
   }
 

@@ -22,7 +22,7 @@ import org.apache.spark.scheduler.{AccumulableInfo, SparkListener, SparkListener
 private[spark] class KaeStageSummaryListener(
     summaries: Boolean = true,
     doctor: Boolean = true,
-    rates: () => Option[CodecRates.Rates] = () => None,
+    rates: () => Option[ReferenceRates] = () => None,
     out: String => Unit = null,
     onDiagnosis: Diagnosis => Unit = _ => ()) extends SparkListener with Logging {
   private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()

@@ -34,7 +34,7 @@ private[spark] object ShuffleDoctor {
   }
 
   /** The diagnosis of one stage, if its tasks measured link times. */
-  def diagnose(t: StageTotals, rates: Option[CodecRates.Rates]): Option[Diagnosis] = {
+  def diagnose(t: StageTotals, rates: Option[ReferenceRates]): Option[Diagnosis] = {
     import KaeShuffleMetrics._
     if (!measured(t)) return None
     val k = t.kae.withDefaultValue(0L)

@@ -1,6 +1,5 @@
 package org.apache.spark.shuffle.kae
 
-import io.github.kaeshuffle.codec.CodecOptions
 import org.scalatest.funsuite.AnyFunSuite
 
 /** The doctor's arithmetic on given totals; real stages are in integration-tests. */
@@ -54,15 +53,5 @@ class ShuffleDoctorSuite extends AnyFunSuite {
   test("no link times (doctor off, or Spark's shuffle): no diagnosis") {
     assert(ShuffleDoctor.diagnose(totals(s, WriteRawBytes -> 1000, WriteCodecNanos -> 5), None)
       .isEmpty)
-  }
-
-  test("the codec's rate on this machine is measured once and shown next to the stage's") {
-    val options = CodecOptions.builder().codec("java").build()
-    val r = CodecRates.of(options)
-    assert(r eq CodecRates.of(options))
-    assert(r.codec.startsWith("java level 1") && r.compressNanos > 0 && r.decompressNanos > 0)
-    val t = totals(s, WriteRawBytes -> 1000, WriteSerializeNanos -> 5, WriteCodecNanos -> 5)
-    assert(ShuffleDoctor.diagnose(t, Some(r)).get.line.contains("(java level 1 on this " +
-      "machine: compress "))
   }
 }

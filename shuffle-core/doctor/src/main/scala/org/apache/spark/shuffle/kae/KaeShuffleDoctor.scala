@@ -100,7 +100,7 @@ object KaeShuffleDoctor {
         app = s"${e.appName} (${e.appId.getOrElse(path.getName)})"
     })
     // The codec the application used, as its properties name it, measured on this machine.
-    def rates(): Option[CodecRates.Rates] = if (!measureRates) None else Try {
+    def rates(): Option[ReferenceRates] = if (!measureRates) None else Try {
       val conf = new SparkConf(false).setAll(props.filter(_._1.startsWith(KaeShuffleConf.PREFIX)))
       CodecRates.of(KaeShuffleSettings.codecOptions(conf))
     }.toOption

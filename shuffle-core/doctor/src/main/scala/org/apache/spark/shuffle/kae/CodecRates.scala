@@ -14,10 +14,7 @@ private[spark] object CodecRates {
   private val Size = 4 << 20
   private val Block = 256 << 10
 
-  case class Rates(codec: String, rawBytes: Long, storedBytes: Long, compressNanos: Long,
-      decompressNanos: Long)
-
-  private val cache = new ConcurrentHashMap[CodecOptions, Rates]()
+  private val cache = new ConcurrentHashMap[CodecOptions, ReferenceRates]()
 
   /**
    * Reference data like typical shuffle records: a key, two words of a small vocabulary and a
@@ -37,9 +34,9 @@ private[spark] object CodecRates {
   }
 
   /** The rates of the codec these options select (measured once per JVM). */
-  def of(options: CodecOptions): Rates = cache.computeIfAbsent(options, o => measure(o))
+  def of(options: CodecOptions): ReferenceRates = cache.computeIfAbsent(options, o => measure(o))
 
-  private def measure(options: CodecOptions): Rates = {
+  private def measure(options: CodecOptions): ReferenceRates = {
     val codec = Codecs.select(options).codec()
     val src = ByteBuffer.allocateDirect(Size)
     src.put(reference).flip()
@@ -73,7 +70,7 @@ private[spark] object CodecRates {
       }
       compressAll() // warm-up: JIT, the library's first calls
       decompressAll()
-      Rates(s"${codec.name()} level ${codec.level()}", Size, lengths.map(_.toLong).sum,
+      ReferenceRates(s"${codec.name()} level ${codec.level()}", Size, lengths.map(_.toLong).sum,
         compressAll(), decompressAll())
     } finally {
       c.close()
