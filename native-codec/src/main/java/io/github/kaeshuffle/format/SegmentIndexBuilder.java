@@ -7,14 +7,20 @@ import static io.github.kaeshuffle.format.BlockFormat.INDEX_HEAD_LENGTH;
 import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.VERSION;
 
+import io.github.kaeshuffle.codec.CodecException;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * Collects the frames of one segment, in order, and writes the block index that closes it. Frames
- * are assumed contiguous from the segment's start, as {@link SegmentWriter} writes them.
+ * Collects the frames of one segment, in order, and writes the block index that closes it: the one
+ * place a segment's frames and tail are made, for both writers ({@link SegmentWriter}, which
+ * streams frames out as they come, and the block writer, which keeps or spills them first), and
+ * the ledger a streaming reader checks a segment's index against. Frames are contiguous from the
+ * segment's start.
  */
 public final class SegmentIndexBuilder {
   private long[] entries = new long[16]; // raw length << 32 | stored length, per block
@@ -30,6 +36,30 @@ public final class SegmentIndexBuilder {
     entries[count++] = ((long) rawLength << 32) | (storedLength & 0xffffffffL);
     framesLength += BlockFormat.FRAME_HEADER_LENGTH + storedLength;
     totalRaw += rawLength;
+  }
+
+  /**
+   * Encodes the remaining bytes of {@code raw} as the segment's next frame, written at
+   * {@code out}'s position (which advances), and records it; returns the frame's length.
+   */
+  public int encode(BlockEncoder encoder, ByteBuffer raw, ByteBuffer out) throws CodecException {
+    int rawLength = raw.remaining();
+    int length = encoder.encode(raw, out);
+    add(rawLength, length - BlockFormat.FRAME_HEADER_LENGTH);
+    return length;
+  }
+
+  /**
+   * Writes the index that closes the segment after its frames; returns its length. A segment
+   * with no frame has no index either: nothing is written and 0 returned.
+   */
+  public int writeIndex(OutputStream out) throws IOException {
+    if (count == 0) {
+      return 0;
+    }
+    ByteBuffer idx = build();
+    out.write(idx.array(), idx.arrayOffset(), idx.remaining());
+    return idx.remaining();
   }
 
   public int blockCount() {

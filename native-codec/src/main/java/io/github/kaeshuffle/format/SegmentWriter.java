@@ -101,12 +101,9 @@ public final class SegmentWriter extends OutputStream {
   private void encodeBlock() throws IOException {
     block.flip();
     frame.clear();
-    int start = frame.position();
-    encoder.encode(block, frame);
-    int stored = frame.position() - start - BlockFormat.FRAME_HEADER_LENGTH;
-    index.add(block.limit(), stored);
-    sink.write(frame.array(), frame.arrayOffset() + start, frame.position() - start);
-    bytesWritten += frame.position() - start;
+    int length = index.encode(encoder, block, frame);
+    sink.write(frame.array(), frame.arrayOffset(), length);
+    bytesWritten += length;
     block.clear();
   }
 
@@ -124,11 +121,7 @@ public final class SegmentWriter extends OutputStream {
         if (block.position() > 0) {
           encodeBlock();
         }
-        if (index.blockCount() > 0) {
-          ByteBuffer idx = index.build();
-          sink.write(idx.array(), idx.arrayOffset(), idx.remaining());
-          bytesWritten += idx.remaining();
-        }
+        bytesWritten += index.writeIndex(sink);
       } catch (IOException | RuntimeException e) {
         failed = e;
         throw e;

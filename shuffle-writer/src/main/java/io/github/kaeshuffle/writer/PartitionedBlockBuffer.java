@@ -138,8 +138,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Encodes the partition's raw bytes into {@code into}; returns the frame length. */
   private int encodeFrame(Partition p, ByteBuffer into) throws IOException {
     into.clear();
-    int length = encoder.encode(ByteBuffer.wrap(p.raw, 0, p.rawLength), into);
-    p.index.add(p.rawLength, length - BlockFormat.FRAME_HEADER_LENGTH);
+    int length = p.index.encode(encoder, ByteBuffer.wrap(p.raw, 0, p.rawLength), into);
     p.rawLength = 0;
     return length;
   }
@@ -270,8 +269,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           int length = encodeFrame(p, frame);
           out.write(frame.array(), 0, length);
         }
-        ByteBuffer idx = p.index.build();
-        out.write(idx.array(), idx.arrayOffset(), idx.remaining());
+        p.index.writeIndex(out);
         streams.close(i, out);
         release(p.raw.length + p.frames.length);
         frameBytesInMemory -= p.framesLength;
