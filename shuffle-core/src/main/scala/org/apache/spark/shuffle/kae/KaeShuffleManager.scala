@@ -43,8 +43,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   /** Map task ids per KAE shuffle, to delete their files when the shuffle is unregistered. */
   private val taskIdMapsForShuffle = new ConcurrentHashMap[Int, OpenHashSet[Long]]()
 
+  private val shims = ManagerShims.current
+
   override val shuffleBlockResolver: IndexShuffleBlockResolver =
-    new IndexShuffleBlockResolver(conf, null, taskIdMapsForShuffle)
+    shims.blockResolver(conf, taskIdMapsForShuffle)
 
   /** Spark's own sort shuffle, for the shuffles KAE does not serve; created when first needed. */
   private lazy val sortShuffleManager = new SortShuffleManager(conf)
@@ -138,11 +140,11 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter): ShuffleReader[K, C] = handle match {
     case h: KaeShuffleHandle[K @unchecked, _, C @unchecked] =>
-      val blocks = SparkEnv.get.mapOutputTracker.getMapSizesByExecutorId(
-        h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
+      val blocks = shims.blocksToRead(h.shuffleId, startMapIndex, endMapIndex, startPartition,
+        endPartition)
       new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings, decoders,
         (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
-        SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context),
+        shims.canUseBatchFetch(startPartition, endPartition, context),
         settings.doctor)
     case other =>
       sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,

@@ -15,7 +15,7 @@ import org.apache.spark.serializer.SerializationStream
 import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
 import org.apache.spark.shuffle.api.{ShuffleExecutorComponents, ShuffleMapOutputWriter,
   ShufflePartitionWriter}
-import org.apache.spark.shuffle.checksum.{RowBasedChecksum, ShuffleChecksumSupport}
+import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 
 /**
@@ -57,7 +57,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   /** Time in Spark's map output streams and commit: the doctor's disk link, with the spills'. */
   private var outputNanos = 0L
   private var diskNanos = 0L
-  private val rowBasedChecksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
+  private val shims = WriterShims.current
+  private val rowChecksums = shims.rowChecksums(dep)
 
   /** Bytes written here are appended to the partition `target` names at the time. */
   private final class PartitionOutput(var target: Int) extends OutputStream {
@@ -76,7 +77,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     val blockManager = SparkEnv.get.blockManager
     buffer = new PartitionedBlockBuffer(numPartitions, settings.blockSize,
       settings.initialBufferSize, encoder, memory,
-      () => blockManager.diskBlockManager.createTempShuffleBlock()._2.toPath)
+      () => shims.newSpillFile(blockManager))
     memory.buffer = buffer
 
     val serializer = dep.serializer.newInstance()
@@ -87,7 +88,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       serialize =
         new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos + outputNanos)
     }
-    val checksummed = rowBasedChecksums.length > 0
+    val checksummed = rowChecksums.enabled
     // A stream per partition (opened with the partition's first record), or one shared stream
     // that is pointed at each record's partition and flushed into it.
     val shared =
@@ -111,7 +112,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       out.writeKey[Any](key)
       out.writeValue[Any](record._2)
       if (shared != null) out.flush()
-      if (checksummed) rowBasedChecksums(partition).update(key, record._2)
+      if (checksummed) rowChecksums.update(partition, key, record._2)
       if (serialize != null) serialize.end()
       count += 1
     }
@@ -135,8 +136,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)
     context.taskMetrics().incMemoryBytesSpilled(buffer.memorySpilled)
     context.taskMetrics().incPeakExecutionMemory(memory.peak)
-    mapStatus = MapStatus(SparkEnv.get.blockManager.shuffleServerId, partitionLengths, mapId,
-      RowBasedChecksum.getAggregatedChecksumValue(rowBasedChecksums))
+    mapStatus = shims.mapStatus(blockManager, partitionLengths, mapId, rowChecksums.aggregated)
   }
 
   /**

@@ -43,6 +43,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     onStats: (BlockStats, WriteTimes) => Unit)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
 
+  private val shims = WriterShims.current
   private var sorter: ExternalSorter[K, V, _] = _
   private var stopping = false
   private var mapStatus: MapStatus = _
@@ -53,15 +54,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
   private var timedDisk: TimedOutputStream = _
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
-    val s = if (dep.mapSideCombine) {
-      new ExternalSorter[K, V, C](context, dep.aggregator, Some(dep.partitioner),
-        dep.keyOrdering, dep.serializer, dep.rowBasedChecksums)
-    } else {
-      // As in Spark's sort shuffle: no aggregation and no ordering on the map side; a sortByKey
-      // sorts on the reduce side.
-      new ExternalSorter[K, V, V](context, None, Some(dep.partitioner), None, dep.serializer,
-        dep.rowBasedChecksums)
-    }
+    val s = shims.mapSorter(context, dep)
     sorter = s
     s.insertAll(records)
 
@@ -98,8 +91,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
     context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)
     context.taskMetrics().incPeakExecutionMemory(s.peakMemoryUsedBytes)
-    mapStatus = MapStatus(SparkEnv.get.blockManager.shuffleServerId, partitionLengths, mapId,
-      s.getAggregatedChecksumValue)
+    mapStatus = shims.mapStatus(SparkEnv.get.blockManager, partitionLengths, mapId,
+      shims.sorterChecksum(s))
   }
 
   /** One partition: a serialization stream into a segment, into Spark's partition stream. */

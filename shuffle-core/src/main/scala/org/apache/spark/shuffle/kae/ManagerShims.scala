@@ -1,0 +1,35 @@
+package org.apache.spark.shuffle.kae
+
+import java.util.concurrent.ConcurrentHashMap
+
+import org.apache.spark.{SparkConf, TaskContext}
+import org.apache.spark.shuffle.IndexShuffleBlockResolver
+import org.apache.spark.storage.{BlockId, BlockManagerId}
+import org.apache.spark.util.collection.OpenHashSet
+
+/**
+ * The manager's use of Spark internals whose shape varies between Spark lines, in one place.
+ * One implementation per Spark line ([[Spark4ManagerShims]] today); the inventory with reasons is
+ * in docs/design.md.
+ */
+private[spark] trait ManagerShims {
+
+  /**
+   * Spark's resolver of `.data` + `.index` + checksum files, told which map outputs each shuffle
+   * has (so it can clean them up and serve Spark's decommissioning).
+   */
+  def blockResolver(conf: SparkConf, mapTaskIds: ConcurrentHashMap[Int, OpenHashSet[Long]])
+      : IndexShuffleBlockResolver
+
+  /** The blocks a reduce task reads, by executor, from the map output tracker. */
+  def blocksToRead(shuffleId: Int, startMapIndex: Int, endMapIndex: Int, startPartition: Int,
+      endPartition: Int): Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])]
+
+  /** Spark's rule for fetching a task's contiguous partitions as one batch per map output. */
+  def canUseBatchFetch(startPartition: Int, endPartition: Int, context: TaskContext): Boolean
+}
+
+private[spark] object ManagerShims {
+  /** The implementation for the Spark line this jar is built for. */
+  val current: ManagerShims = Spark4ManagerShims
+}
