@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.workloads;
 
 import java.util.ArrayList;
@@ -11,8 +24,8 @@ import scala.Tuple3;
 
 /**
  * Record generators for the workloads of shared/WORKLOADS.md, one slice (input partition) at a
- * time, returning Scala tuples so Spark jobs use them directly:
- * {@code sc.parallelize(0 until slices, slices).flatMap(i => Workloads.sort(seed, i, n).asScala)}.
+ * time, returning Scala tuples so Spark jobs use them directly: {@code sc.parallelize(0 until
+ * slices, slices).flatMap(i => Workloads.sort(seed, i, n).asScala)}.
  */
 public final class Workloads {
   private Workloads() {}
@@ -26,6 +39,7 @@ public final class Workloads {
 
     /** Lines per slice for sort / wordcount; documents per slice for lda-edges. */
     public final int linesPerSlice;
+
     public final int documentsPerSlice;
 
     Size(int lines, int documents) {
@@ -42,16 +56,18 @@ public final class Workloads {
   public static Iterator<Tuple2<String, String>> sort(long seed, int slice, int lines) {
     Random r = TextCorpus.random(seed, slice);
     TextCorpus corpus = TextCorpus.get();
-    return generate(lines, new Supplier<>() {
-      long id = (long) slice * lines;
+    return generate(
+        lines,
+        new Supplier<>() {
+          long id = (long) slice * lines;
 
-      @Override
-      public Tuple2<String, String> get() {
-        String line = corpus.line(r, 10);
-        int space = line.indexOf(' ');
-        return new Tuple2<>(line.substring(0, space) + id++, line);
-      }
-    });
+          @Override
+          public Tuple2<String, String> get() {
+            String line = corpus.line(r, 10);
+            int space = line.indexOf(' ');
+            return new Tuple2<>(line.substring(0, space) + id++, line);
+          }
+        });
   }
 
   /** The text of {@code sort}, as lines, for {@code wordcount}. */
@@ -65,8 +81,8 @@ public final class Workloads {
    * {@code lda-edges}: documents as bags of words; one record per (document, distinct word):
    * (wordId, (docId, wordId, weight)) with weight the word's count in the document.
    */
-  public static Iterator<Tuple2<Object, Tuple3<Object, Object, Object>>> ldaEdges(long seed,
-      int slice, int documents) {
+  public static Iterator<Tuple2<Object, Tuple3<Object, Object, Object>>> ldaEdges(
+      long seed, int slice, int documents) {
     Random r = TextCorpus.random(seed, slice);
     TextCorpus corpus = TextCorpus.get();
     List<Tuple2<Object, Tuple3<Object, Object, Object>>> buffer = new ArrayList<>();
@@ -84,8 +100,9 @@ public final class Workloads {
           for (int i = 50 + r.nextInt(150); i > 0; i--) {
             bag.merge(corpus.sampleRank(r), 1, Integer::sum);
           }
-          bag.forEach((word, count) -> buffer.add(
-              new Tuple2<>(word, new Tuple3<>(docId, word, (double) count))));
+          bag.forEach(
+              (word, count) ->
+                  buffer.add(new Tuple2<>(word, new Tuple3<>(docId, word, (double) count))));
         }
         return next < buffer.size();
       }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.bench
 
 import java.io.{FilterOutputStream, InputStream, OutputStream}
@@ -23,7 +36,9 @@ class CountingDeflateCodec(conf: SparkConf) extends CompressionCodec {
     // syncFlush off: a flush() from the serializer does not cut the deflate stream, the kinder
     // choice for the baseline.
     val deflate = new DeflaterOutputStream(s, new Deflater(level), 32 * 1024, false) {
-      override def close(): Unit = try super.close() finally `def`.end()
+      override def close(): Unit =
+        try super.close()
+        finally `def`.end()
     }
     new FilterOutputStream(deflate) {
       override def write(b: Int): Unit = {
@@ -40,7 +55,9 @@ class CountingDeflateCodec(conf: SparkConf) extends CompressionCodec {
   override def compressedInputStream(s: InputStream): InputStream = {
     val inflater = new Inflater()
     new InflaterInputStream(s, inflater, 32 * 1024) {
-      override def close(): Unit = try super.close() finally inflater.end()
+      override def close(): Unit =
+        try super.close()
+        finally inflater.end()
     }
   }
 }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.deploy
 
 import java.nio.charset.StandardCharsets
@@ -58,8 +71,8 @@ object ShuffleServiceApp {
       lines += s"mapTasksAfter ${mapTasks.get}"
       lines += s"resultOk $ok"
       lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
-      for (name <- Seq("write.codecCalls", "read.codecCalls", "read.copiedBytes",
-          "read.mappedBytes")) {
+      for (name <-
+          Seq("write.codecCalls", "read.codecCalls", "read.copiedBytes", "read.mappedBytes")) {
         lines += s"kae.$name ${totals.kaeTotal(name)}"
       }
     } finally spark.stop()

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.quickstart
 
 import java.io.File
@@ -19,8 +32,13 @@ import org.apache.spark.sql.SparkSession
  * Arguments: [size: tiny|small|medium] [workloads, comma-separated] [master]
  */
 object QuickStart {
-  private case class Run(config: String, seconds: Double, written: Long, raw: Long,
-      calls: Long, digest: WorkloadJobs.Digest)
+  private case class Run(
+      config: String,
+      seconds: Double,
+      written: Long,
+      raw: Long,
+      calls: Long,
+      digest: WorkloadJobs.Digest)
 
   def main(args: Array[String]): Unit = {
     val size = Workloads.Size.of(args.headOption.getOrElse("small"))
@@ -32,11 +50,24 @@ object QuickStart {
     var allEqual = true
     for (w <- workloads) {
       val runs = Seq(
-        run(w, size, slices, master, "Spark shuffle, zlib stream codec", base(master)
-          .set("spark.io.compression.codec", classOf[CountingDeflateCodec].getName)),
+        run(
+          w,
+          size,
+          slices,
+          master,
+          "Spark shuffle, zlib stream codec",
+          base(master)
+            .set("spark.io.compression.codec", classOf[CountingDeflateCodec].getName)),
         run(w, size, slices, master, "Spark shuffle, lz4 (Spark's default)", base(master)),
-        run(w, size, slices, master, "KAE Shuffle, codec auto", base(master)
-          .set("spark.shuffle.manager", "org.apache.spark.shuffle.kae.KaeShuffleManager")))
+        run(
+          w,
+          size,
+          slices,
+          master,
+          "KAE Shuffle, codec auto",
+          base(master)
+            .set("spark.shuffle.manager", "org.apache.spark.shuffle.kae.KaeShuffleManager"))
+      )
       println()
       println(s"== $w ==")
       println(f"${"shuffle"}%-38s ${"time s"}%8s ${"written MiB"}%12s ${"raw MiB"}%9s " +
@@ -72,8 +103,13 @@ object QuickStart {
       .set("spark.sql.shuffle.partitions", "8")
   }
 
-  private def run(workload: String, size: Workloads.Size, slices: Int, master: String,
-      config: String, conf: SparkConf): Run = {
+  private def run(
+      workload: String,
+      size: Workloads.Size,
+      slices: Int,
+      master: String,
+      config: String,
+      conf: SparkConf): Run = {
     val spark = SparkSession.builder().config(conf).getOrCreate()
     try {
       val totals = new ShuffleTotals
@@ -85,7 +121,7 @@ object QuickStart {
       KaeSparkAccess.drainListeners(spark.sparkContext)
       val kaeCalls = totals.kaeTotal("write.codecCalls")
       val (raw, calls) = if (kaeCalls > 0) (totals.kaeTotal("write.rawBytes"), kaeCalls)
-        else (CountingDeflateCodec.bytes.get, CountingDeflateCodec.calls.get)
+      else (CountingDeflateCodec.bytes.get, CountingDeflateCodec.calls.get)
       Run(config, seconds, totals.bytesWritten.get, raw, calls, digest)
     } finally {
       spark.stop()

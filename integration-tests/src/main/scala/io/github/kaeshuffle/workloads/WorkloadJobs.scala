@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.workloads
 
 import java.nio.charset.StandardCharsets
@@ -23,10 +36,21 @@ object WorkloadJobs {
     override def toString: String = f"$records records, digest $hash%016x, e.g. ${sample.take(3)}"
   }
 
-  val Names: Seq[String] = Seq("sort", "wordcount", "kmeans", "lda-edges", "sql-join",
-    "groupby-skew", "groupby-skew-sql", "incompressible")
+  val Names: Seq[String] = Seq(
+    "sort",
+    "wordcount",
+    "kmeans",
+    "lda-edges",
+    "sql-join",
+    "groupby-skew",
+    "groupby-skew-sql",
+    "incompressible")
 
-  def run(name: String, spark: SparkSession, size: Workloads.Size, slices: Int,
+  def run(
+      name: String,
+      spark: SparkSession,
+      size: Workloads.Size,
+      slices: Int,
       seed: Long = 42L): Digest = name match {
     case "sort" => sort(spark, size, slices, seed)
     case "wordcount" => wordcount(spark, size, slices, seed)
@@ -37,7 +61,7 @@ object WorkloadJobs {
     case "groupby-skew-sql" => groupBySkewSql(spark, size, slices, seed)
     case "incompressible" => incompressible(spark, size, slices, seed)
     case other => throw new IllegalArgumentException(
-      s"Unknown workload '$other': use one of ${Names.mkString(", ")}.")
+        s"Unknown workload '$other': use one of ${Names.mkString(", ")}.")
   }
 
   private def h(s: String): Long = {
@@ -71,7 +95,10 @@ object WorkloadJobs {
   private def slicesRdd(spark: SparkSession, slices: Int): RDD[Int] =
     spark.sparkContext.parallelize(0 until slices, slices)
 
-  def sortRecords(spark: SparkSession, size: Workloads.Size, slices: Int,
+  def sortRecords(
+      spark: SparkSession,
+      size: Workloads.Size,
+      slices: Int,
       seed: Long): RDD[(String, String)] =
     slicesRdd(spark, slices).flatMap(i => Workloads.sort(seed, i, size.linesPerSlice).asScala)
       .map(t => (t._1, t._2))
@@ -118,14 +145,18 @@ object WorkloadJobs {
     s
   }
 
-  def ldaEdgeRecords(spark: SparkSession, size: Workloads.Size, slices: Int,
+  def ldaEdgeRecords(
+      spark: SparkSession,
+      size: Workloads.Size,
+      slices: Int,
       seed: Long): RDD[(Int, (Long, Int, Double))] =
     slicesRdd(spark, slices)
       .flatMap(i => Workloads.ldaEdges(seed, i, size.documentsPerSlice).asScala)
       .map { t =>
         val v = t._2
-        (t._1.asInstanceOf[Int], (v._1.asInstanceOf[Long], v._2.asInstanceOf[Int],
-          v._3.asInstanceOf[Double]))
+        (
+          t._1.asInstanceOf[Int],
+          (v._1.asInstanceOf[Long], v._2.asInstanceOf[Int], v._3.asInstanceOf[Double]))
       }
 
   /** Edges partitioned by word, then per partition: per word, documents and total weight. */
@@ -151,7 +182,8 @@ object WorkloadJobs {
       .selectExpr("id AS dim", "concat('category-', pmod(id, 97)) AS category")
     withBroadcastOff(spark) {
       val out = df.join(dim, "dim").groupBy("category")
-        .agg(org.apache.spark.sql.functions.sum("amount").as("total"),
+        .agg(
+          org.apache.spark.sql.functions.sum("amount").as("total"),
           org.apache.spark.sql.functions.count("*").as("n"))
       unordered(out.rdd.map(_.mkString("|")))
     }
@@ -168,31 +200,34 @@ object WorkloadJobs {
     }.groupByKey(slices).mapValues(v => (v.size, v.sum)))
 
   /** The SQL variant: a skewed join that AQE splits into map ranges. */
-  def groupBySkewSql(spark: SparkSession, size: Workloads.Size, slices: Int,
-      seed: Long): Digest =
+  def groupBySkewSql(spark: SparkSession, size: Workloads.Size, slices: Int, seed: Long): Digest =
     withBroadcastOff(spark)(unordered(skewJoinFrame(spark, size, slices, seed).rdd
       .map(_.mkString("|"))))
 
   /** The skewed join and aggregate; run it with broadcast joins off (see [[withBroadcastOff]]). */
-  def skewJoinFrame(spark: SparkSession, size: Workloads.Size, slices: Int,
+  def skewJoinFrame(
+      spark: SparkSession,
+      size: Workloads.Size,
+      slices: Int,
       seed: Long): DataFrame = {
     val n = size.linesPerSlice.toLong * slices
     val left = spark.range(0, n, 1, slices).selectExpr(
       s"CASE WHEN pmod(hash(id, $seed), 5) = 0 THEN 0 ELSE pmod(hash(id, 3), 5000) END AS k",
       // Random values keep the skewed partition large after compression: AQE judges skew by
       // the bytes on disk, and whole-block compression shrinks repetitive rows a lot.
-      "pmod(xxhash64(id, 11), 1000000007) AS v")
+      "pmod(xxhash64(id, 11), 1000000007) AS v"
+    )
     val right = spark.range(0, 5000, 1, slices).selectExpr("id AS k", "id * 2 AS w")
     // Grouped by something other than the join key: an aggregate on the join key would need the
     // join's partitioning, and AQE does not split a skewed join it would have to re-shuffle.
     left.join(right, "k").groupBy(org.apache.spark.sql.functions.expr("pmod(k, 97)").as("g"))
-      .agg(org.apache.spark.sql.functions.sum("v").as("sv"),
+      .agg(
+        org.apache.spark.sql.functions.sum("v").as("sv"),
         org.apache.spark.sql.functions.sum("w").as("sw"))
   }
 
   /** Records of random bytes: the stored-raw path. */
-  def incompressible(spark: SparkSession, size: Workloads.Size, slices: Int,
-      seed: Long): Digest =
+  def incompressible(spark: SparkSession, size: Workloads.Size, slices: Int, seed: Long): Digest =
     unordered(slicesRdd(spark, slices).flatMap { i =>
       val r = new Random(seed * 13 + i)
       Iterator.fill(size.documentsPerSlice * 2) {
@@ -207,9 +242,10 @@ object WorkloadJobs {
     val key = "spark.sql.autoBroadcastJoinThreshold"
     val old = spark.conf.getOption(key)
     spark.conf.set(key, "-1")
-    try f finally old match {
-      case Some(v) => spark.conf.set(key, v)
-      case None => spark.conf.unset(key)
-    }
+    try f
+    finally old match {
+        case Some(v) => spark.conf.set(key, v)
+        case None => spark.conf.unset(key)
+      }
   }
 }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.bench;
 
 import io.github.kaeshuffle.codec.BlockCodec;
@@ -54,8 +67,14 @@ public final class CodecBenchmark {
     datasets.put("sort", kryo(sortRecords(), mib));
     datasets.put("lda-edges", kryo(ldaRecords(), mib));
 
-    List<String> names = new ArrayList<>(List.of(CodecKind.ZLIB.id(), CodecKind.LIBDEFLATE.id(),
-        CodecKind.JAVA.id(), CodecKind.LZ4.id(), CodecKind.ZSTD.id()));
+    List<String> names =
+        new ArrayList<>(
+            List.of(
+                CodecKind.ZLIB.id(),
+                CodecKind.LIBDEFLATE.id(),
+                CodecKind.JAVA.id(),
+                CodecKind.LZ4.id(),
+                CodecKind.ZSTD.id()));
     KaeZipDetector.Result kae = KaeZipDetector.detect();
     if (kae.present()) {
       names.add(0, CodecKind.KAEZIP.id());
@@ -64,36 +83,62 @@ public final class CodecBenchmark {
     StringBuilder md = new StringBuilder();
     md.append("# Block codec throughput\n\n");
     md.append("Produced by `mvn -B -pl integration-tests -am -Pbench-codec verify` (class `")
-        .append(CodecBenchmark.class.getName()).append("`), ").append(mib)
-        .append(" MiB of Kryo-serialized records per workload, ").append(reps)
-        .append(" timed repetitions after one warm-up, backends alternating; median MB/s of raw"
-            + " (uncompressed) bytes, 1 MB = 10^6 bytes. One codec call per block, byte[] buffers,"
-            + " level 1 for every leveled codec. Ratio = raw / compressed payload bytes.\n\n");
+        .append(CodecBenchmark.class.getName())
+        .append("`), ")
+        .append(mib)
+        .append(" MiB of Kryo-serialized records per workload, ")
+        .append(reps)
+        .append(
+            " timed repetitions after one warm-up, backends alternating; median MB/s of raw"
+                + " (uncompressed) bytes, 1 MB = 10^6 bytes. One codec call per block, byte[] buffers,"
+                + " level 1 for every leveled codec. Ratio = raw / compressed payload bytes.\n\n");
     md.append(MachineInfo.describe()).append('\n');
-    md.append("KAEzip: ").append(kae.present() ? "measured" : "not measured (" + kae.reason()
-        + ")").append(".\n\n");
-    md.append("`zlib (C)` is zlib driven from C the same way (deflateReset + one deflate per"
-        + " block), no JVM: `zlib / zlib (C)` is what the JNI path keeps of zlib's own speed.\n\n");
+    md.append("KAEzip: ")
+        .append(kae.present() ? "measured" : "not measured (" + kae.reason() + ")")
+        .append(".\n\n");
+    md.append(
+        "`zlib (C)` is zlib driven from C the same way (deflateReset + one deflate per"
+            + " block), no JVM: `zlib / zlib (C)` is what the JNI path keeps of zlib's own speed.\n\n");
     for (Map.Entry<String, byte[]> ds : datasets.entrySet()) {
       Path file = work.resolve(ds.getKey() + ".bin");
       Files.write(file, ds.getValue());
-      md.append("## ").append(ds.getKey()).append(" (").append(ds.getValue().length)
+      md.append("## ")
+          .append(ds.getKey())
+          .append(" (")
+          .append(ds.getValue().length)
           .append(" bytes)\n\n");
-      md.append("| block | backend | compress MB/s | decompress MB/s | ratio |"
-          + " compress vs zlib (C) | decompress vs zlib (C) |\n");
+      md.append(
+          "| block | backend | compress MB/s | decompress MB/s | ratio |"
+              + " compress vs zlib (C) | decompress vs zlib (C) |\n");
       md.append("|---|---|---:|---:|---:|---:|---:|\n");
       for (int block : BLOCK_SIZES) {
         Map<String, Result> results = measure(names, ds.getValue(), block, reps);
-        String[] c = MachineInfo.run(driver.toString(), file.toString(),
-            Integer.toString(block), "1", Integer.toString(reps)).split(" ");
-        Result cz = new Result(Double.parseDouble(c[0]), Double.parseDouble(c[1]),
-            ds.getValue().length / Double.parseDouble(c[2]));
+        String[] c =
+            MachineInfo.run(
+                    driver.toString(),
+                    file.toString(),
+                    Integer.toString(block),
+                    "1",
+                    Integer.toString(reps))
+                .split(" ");
+        Result cz =
+            new Result(
+                Double.parseDouble(c[0]),
+                Double.parseDouble(c[1]),
+                ds.getValue().length / Double.parseDouble(c[2]));
         results.put("zlib (C)", cz);
         for (Map.Entry<String, Result> e : results.entrySet()) {
           Result r = e.getValue();
-          md.append(String.format("| %d KiB | %s | %.1f | %.1f | %.3f | %.2f | %.2f |%n",
-              block / 1024, e.getKey(), r.compressMBps(), r.decompressMBps(), r.ratio(),
-              r.compressMBps() / cz.compressMBps(), r.decompressMBps() / cz.decompressMBps()));
+          md.append(
+              String.format(
+                  "| %d KiB | %s | %.1f | %.1f | %.3f | %.2f | %.2f |%n",
+                  block / 1024,
+                  e.getKey(),
+                  r.compressMBps(),
+                  r.decompressMBps(),
+                  r.ratio(),
+                  r.compressMBps() / cz.compressMBps(),
+                  r.decompressMBps() / cz.decompressMBps()));
         }
         System.out.println(ds.getKey() + " " + block / 1024 + " KiB done");
       }
@@ -105,8 +150,8 @@ public final class CodecBenchmark {
     System.out.println("Wrote " + out.toAbsolutePath());
   }
 
-  private static Map<String, Result> measure(List<String> names, byte[] data, int block,
-      int reps) throws CodecException {
+  private static Map<String, Result> measure(List<String> names, byte[] data, int block, int reps)
+      throws CodecException {
     int blocks = (data.length + block - 1) / block;
     Map<String, double[][]> times = new LinkedHashMap<>();
     Map<String, Long> stored = new LinkedHashMap<>();
@@ -150,8 +195,10 @@ public final class CodecBenchmark {
     double mb = data.length / 1e6;
     for (String name : names) {
       double[][] t = times.get(name);
-      out.put(name, new Result(mb / median(t[0]), mb / median(t[1]),
-          data.length / (double) stored.get(name)));
+      out.put(
+          name,
+          new Result(
+              mb / median(t[0]), mb / median(t[1]), data.length / (double) stored.get(name)));
     }
     return out;
   }
@@ -166,8 +213,8 @@ public final class CodecBenchmark {
   private static byte[] kryo(Iterator<? extends Tuple2<?, ?>> records, int mib) throws IOException {
     ClassTag<Object> any = ClassTag$.MODULE$.Any();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(mib << 20);
-    SerializationStream s = new KryoSerializer(new SparkConf(false)).newInstance()
-        .serializeStream(bytes);
+    SerializationStream s =
+        new KryoSerializer(new SparkConf(false)).newInstance().serializeStream(bytes);
     while (bytes.size() < (mib << 20) && records.hasNext()) {
       Tuple2<?, ?> r = records.next();
       s.writeKey(r._1(), any);
@@ -188,8 +235,10 @@ public final class CodecBenchmark {
   private static Path buildDriver(Path work) throws IOException, InterruptedException {
     Path src = Path.of("src/test/native/zlib_throughput.c").toAbsolutePath();
     Path exe = work.resolve("zlib_throughput");
-    Process p = new ProcessBuilder("gcc", "-O2", "-o", exe.toString(), src.toString(), "-lz")
-        .inheritIO().start();
+    Process p =
+        new ProcessBuilder("gcc", "-O2", "-o", exe.toString(), src.toString(), "-lz")
+            .inheritIO()
+            .start();
     if (p.waitFor() != 0) {
       throw new IOException("gcc failed to build " + src);
     }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.bench;
 
 import java.io.IOException;
@@ -13,18 +26,38 @@ public final class MachineInfo {
 
   public static String describe() {
     StringBuilder sb = new StringBuilder();
-    sb.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME))
+    sb.append("- Date: ")
+        .append(ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME))
         .append('\n');
-    sb.append("- CPU: ").append(cpuModel()).append(", ")
-        .append(Runtime.getRuntime().availableProcessors()).append(" cores available\n");
+    sb.append("- CPU: ")
+        .append(cpuModel())
+        .append(", ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(" cores available\n");
     sb.append("- Memory: ").append(memTotal()).append('\n');
-    sb.append("- OS: ").append(System.getProperty("os.name")).append(' ')
-        .append(System.getProperty("os.version")).append(' ').append(System.getProperty("os.arch"))
+    sb.append("- OS: ")
+        .append(System.getProperty("os.name"))
+        .append(' ')
+        .append(System.getProperty("os.version"))
+        .append(' ')
+        .append(System.getProperty("os.arch"))
         .append('\n');
-    sb.append("- JVM: ").append(System.getProperty("java.vm.name")).append(' ')
-        .append(System.getProperty("java.runtime.version")).append('\n');
-    sb.append("- Libraries: ").append(run("dpkg-query", "-W", "-f",
-        "${Package}:${Architecture} ${Version}, ", "zlib1g", "libdeflate0").replaceAll(",\\s*$", "")).append('\n');
+    sb.append("- JVM: ")
+        .append(System.getProperty("java.vm.name"))
+        .append(' ')
+        .append(System.getProperty("java.runtime.version"))
+        .append('\n');
+    sb.append("- Libraries: ")
+        .append(
+            run(
+                    "dpkg-query",
+                    "-W",
+                    "-f",
+                    "${Package}:${Architecture} ${Version}, ",
+                    "zlib1g",
+                    "libdeflate0")
+                .replaceAll(",\\s*$", ""))
+        .append('\n');
     return sb.toString();
   }
 

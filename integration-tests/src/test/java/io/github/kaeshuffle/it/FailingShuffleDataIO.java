@@ -1,10 +1,22 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
-
 import org.apache.spark.SparkConf;
 import org.apache.spark.TaskContext;
 import org.apache.spark.shuffle.api.ShuffleDataIO;
@@ -16,17 +28,19 @@ import org.apache.spark.shuffle.api.metadata.MapOutputCommitMessage;
 import org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO;
 
 /**
- * Spark's local-disk shuffle storage ({@code spark.shuffle.sort.io.plugin.class}) with a disk
- * error injected into the first attempt of map task 0: while its bytes are written
- * ({@code spark.kae.test.failWrite=write}), when it commits ({@code =commit}), or right after
- * its output was committed ({@code =afterCommit}). With {@code =slow} nothing fails: every map
- * task's writes are slowed to {@link #SLOW_BYTES_PER_MS} bytes per millisecond (a slow disk, for
- * the shuffle doctor's tests). Everything else is Spark's own code writing real files.
+ * Spark's local-disk shuffle storage ({@code spark.shuffle.sort.io.plugin.class}) with a disk error
+ * injected into the first attempt of map task 0: while its bytes are written ({@code
+ * spark.kae.test.failWrite=write}), when it commits ({@code =commit}), or right after its output
+ * was committed ({@code =afterCommit}). With {@code =slow} nothing fails: every map task's writes
+ * are slowed to {@link #SLOW_BYTES_PER_MS} bytes per millisecond (a slow disk, for the shuffle
+ * doctor's tests). Everything else is Spark's own code writing real files.
  */
 public final class FailingShuffleDataIO implements ShuffleDataIO {
   public static final String MODE = "spark.kae.test.failWrite";
+
   /** The slow disk's speed: 256 bytes per ms, about 0.25 MB/s. */
   public static final long SLOW_BYTES_PER_MS = 256;
+
   private final LocalDiskShuffleDataIO delegate;
   private final String mode;
 
@@ -50,8 +64,8 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
       }
 
       @Override
-      public ShuffleMapOutputWriter createMapOutputWriter(int shuffleId, long mapTaskId,
-          int numPartitions) throws IOException {
+      public ShuffleMapOutputWriter createMapOutputWriter(
+          int shuffleId, long mapTaskId, int numPartitions) throws IOException {
         ShuffleMapOutputWriter writer =
             local.createMapOutputWriter(shuffleId, mapTaskId, numPartitions);
         TaskContext task = TaskContext.get();
@@ -77,6 +91,7 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
   private final class Failing implements ShuffleMapOutputWriter {
     private final ShuffleMapOutputWriter writer;
     private long written;
+
     /** Bytes written by the slow disk and not yet paid for with a sleep. */
     private long unpaid;
 

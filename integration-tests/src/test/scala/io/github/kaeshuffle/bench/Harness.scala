@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.bench
 
 import java.nio.file.{Files, Path, Paths}
@@ -13,8 +26,7 @@ import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.knowm.xchart.{BitmapEncoder, CategoryChart, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted,
-  SparkListenerTaskEnd}
+import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -28,26 +40,41 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * its CSV), `growth` (the small-vs-medium page from both CSVs).
  */
 object Harness {
+
   /** A configuration: its name, its codec family's baseline, and its settings. */
   case class Config(name: String, kae: Boolean, baseline: String, settings: Map[String, String])
 
-  private def kae(codec: String, baseline: String) = Config(s"kae-$codec", kae = true, baseline,
-    Map("spark.shuffle.manager" -> "org.apache.spark.shuffle.kae.KaeShuffleManager",
+  private def kae(codec: String, baseline: String) = Config(
+    s"kae-$codec",
+    kae = true,
+    baseline,
+    Map(
+      "spark.shuffle.manager" -> "org.apache.spark.shuffle.kae.KaeShuffleManager",
       "spark.shuffle.kae.codec" -> codec))
 
   val AllConfigs: Seq[Config] = Seq(
     Config("spark-lz4", kae = false, "spark-lz4", Map("spark.io.compression.codec" -> "lz4")),
-    Config("spark-zstd", kae = false, "spark-zstd", Map("spark.io.compression.codec" -> "zstd",
-      "spark.io.compression.zstd.level" -> "1")),
-    Config("spark-snappy", kae = false, "spark-snappy",
+    Config(
+      "spark-zstd",
+      kae = false,
+      "spark-zstd",
+      Map("spark.io.compression.codec" -> "zstd", "spark.io.compression.zstd.level" -> "1")),
+    Config(
+      "spark-snappy",
+      kae = false,
+      "spark-snappy",
       Map("spark.io.compression.codec" -> "snappy")),
-    Config("spark-deflate-stream", kae = false, "spark-deflate-stream",
+    Config(
+      "spark-deflate-stream",
+      kae = false,
+      "spark-deflate-stream",
       Map("spark.io.compression.codec" -> classOf[CountingDeflateCodec].getName)),
     kae("libdeflate", "spark-deflate-stream"),
     kae("zlib", "spark-deflate-stream"),
     kae("java", "spark-deflate-stream"),
     kae("lz4", "spark-lz4"),
-    kae("zstd", "spark-zstd")) ++
+    kae("zstd", "spark-zstd")
+  ) ++
     (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
 
   /** A configuration like `base` with one setting changed, measured against `base`. */
@@ -65,19 +92,35 @@ object Harness {
     val lz4 = kae("lz4", "spark-lz4")
     Seq(
       variant(libdeflate, "kae-libdeflate-nodoctor", "spark.shuffle.kae.doctor.enabled" -> "false"),
-      variant(libdeflate, "kae-libdeflate-noprobe",
+      variant(
+        libdeflate,
+        "kae-libdeflate-noprobe",
         "spark.shuffle.kae.writer.probeIncompressible" -> "false"),
       variant(lz4, "kae-lz4-onestream", "spark.shuffle.kae.writer.partitionStreams" -> "0"),
-      variant(lz4, "kae-lz4-spill64m", "spark.shuffle.kae.writer.maxMemory" -> "64m"))
+      variant(lz4, "kae-lz4-spill64m", "spark.shuffle.kae.writer.maxMemory" -> "64m")
+    )
   }
 
   /**
    * One run. `stages`: "stageId:seconds" for every completed stage, `;`-separated; `peakHeap`: the
    * JVM's heap in use, sampled every 50 ms (in local mode the driver JVM is the executor).
    */
-  case class Run(config: String, workload: String, rep: Int, wall: Double, written: Long,
-      read: Long, raw: Long, calls: Long, codecMs: Double, gcMs: Long, peakMem: Long,
-      resultOk: Boolean, stages: String = "", peakHeap: Long = 0L, cpuMs: Long = 0L)
+  case class Run(
+      config: String,
+      workload: String,
+      rep: Int,
+      wall: Double,
+      written: Long,
+      read: Long,
+      raw: Long,
+      calls: Long,
+      codecMs: Double,
+      gcMs: Long,
+      peakMem: Long,
+      resultOk: Boolean,
+      stages: String = "",
+      peakHeap: Long = 0L,
+      cpuMs: Long = 0L)
 
   def main(args: Array[String]): Unit = {
     val outDir = Paths.get(args.lift(1).getOrElse("docs/benchmarks"))
@@ -101,8 +144,9 @@ object Harness {
     // Named configurations run in the order named (to measure order effects, name them in
     // reverse too).
     val configs = args.lift(5).filter(_ != "all").map(_.split(',').toSeq)
-      .map(_.map(n => (AllConfigs ++ ExtraConfigs).find(_.name == n).getOrElse(
-        throw new IllegalArgumentException(s"Unknown configuration $n"))))
+      .map(_.map(n =>
+        (AllConfigs ++ ExtraConfigs).find(_.name == n).getOrElse(
+          throw new IllegalArgumentException(s"Unknown configuration $n"))))
       .getOrElse(AllConfigs)
     if (args.head == "doctor") {
       org.apache.spark.shuffle.kae.DoctorRuns.write(outDir, size, workloads, configs)
@@ -119,7 +163,8 @@ object Harness {
           true
       }
       val r = run.copy(resultOk = ok)
-      if (!ok) System.err.println(s"RESULT MISMATCH: $w under ${c.name}: $digest vs ${reference(w)}")
+      if (!ok)
+        System.err.println(s"RESULT MISMATCH: $w under ${c.name}: $digest vs ${reference(w)}")
       if (rep > 0) runs += r
       println(f"rep $rep%d $w%-17s ${c.name}%-21s ${r.wall}%6.2f s ${mib(r.written)}%9s MiB" +
         (if (ok) "" else "  RESULT DIFFERS"))
@@ -128,8 +173,8 @@ object Harness {
     val prefix = s"Harness-$sizeName"
     writeCsv(outDir.resolve(s"$prefix.csv"), runs.toSeq, sizeName)
     val charts = drawCharts(outDir, prefix, runs.toSeq, workloads, configs)
-    val md = summary(runs.toSeq, workloads, configs, sizeName, reps, charts,
-      notes(outDir, sizeName))
+    val md =
+      summary(runs.toSeq, workloads, configs, sizeName, reps, charts, notes(outDir, sizeName))
     Files.writeString(outDir.resolve(s"$prefix.md"), md)
     println(md)
     if (Seq("small", "medium").forall(s => Files.exists(outDir.resolve(s"Harness-$s.csv")))) {
@@ -145,11 +190,23 @@ object Harness {
   def readCsv(csv: Path): Seq[Run] = {
     val lines = Files.readAllLines(csv).asScala.drop(1).filter(_.nonEmpty)
     lines.map(_.split(",", -1)).map { f =>
-      Run(f(2), f(1), f(3).toInt, f(4).toDouble, f(5).toLong, f(6).toLong, f(7).toLong,
-        f(8).toLong, if (f(9).isEmpty) Double.NaN else f(9).toDouble, f(10).toLong,
-        f(11).toLong, f(12).toBoolean, f.lift(13).getOrElse(""),
+      Run(
+        f(2),
+        f(1),
+        f(3).toInt,
+        f(4).toDouble,
+        f(5).toLong,
+        f(6).toLong,
+        f(7).toLong,
+        f(8).toLong,
+        if (f(9).isEmpty) Double.NaN else f(9).toDouble,
+        f(10).toLong,
+        f(11).toLong,
+        f(12).toBoolean,
+        f.lift(13).getOrElse(""),
         f.lift(14).filter(_.nonEmpty).map(_.toLong).getOrElse(0L),
-        f.lift(15).filter(_.nonEmpty).map(_.toLong).getOrElse(0L))
+        f.lift(15).filter(_.nonEmpty).map(_.toLong).getOrElse(0L)
+      )
     }.toSeq
   }
 
@@ -164,11 +221,15 @@ object Harness {
     val configs = (AllConfigs ++ ExtraConfigs).filter(c => runs.exists(_.config == c.name))
     val dir = csv.toAbsolutePath.getParent
     val charts = drawCharts(dir, s"Harness-$size", runs, workloads, configs)
-    Files.writeString(dir.resolve(s"Harness-$size.md"),
+    Files.writeString(
+      dir.resolve(s"Harness-$size.md"),
       summary(runs, workloads, configs, size, reps, charts, notes(dir, size)))
   }
 
-  private def once(c: Config, workload: String, size: Workloads.Size,
+  private def once(
+      c: Config,
+      workload: String,
+      size: Workloads.Size,
       rep: Int): (Run, WorkloadJobs.Digest) = {
     val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
       .set("spark.unsafe.exceptionOnMemoryLeak", "false")
@@ -193,21 +254,41 @@ object Harness {
       CountingDeflateCodec.reset()
       val heap = new HeapSampler
       val t0 = System.nanoTime()
-      val digest = try WorkloadJobs.run(workload, spark, size, 4) finally heap.stop()
+      val digest =
+        try WorkloadJobs.run(workload, spark, size, 4)
+        finally heap.stop()
       val wall = (System.nanoTime() - t0) / 1e9
       KaeSparkAccess.drainListeners(spark.sparkContext)
       val stageTimes = stages.asScala.map { case (id, sec) => s"$id:$sec" }.mkString(";")
       val (raw, calls, codecMs) = if (c.kae) {
-        (totals.kaeTotal("write.rawBytes"), totals.kaeTotal("write.codecCalls"),
+        (
+          totals.kaeTotal("write.rawBytes"),
+          totals.kaeTotal("write.codecCalls"),
           (totals.kaeTotal("write.codecNanos") + totals.kaeTotal("read.codecNanos")) / 1e6)
       } else if (c.name == "spark-deflate-stream") {
         (CountingDeflateCodec.bytes.get, CountingDeflateCodec.calls.get, Double.NaN)
       } else {
         (0L, 0L, Double.NaN)
       }
-      (Run(c.name, workload, rep, wall, totals.bytesWritten.get, totals.bytesRead.get, raw, calls,
-        codecMs, gc.get, totals.peakExecutionMemory.get, resultOk = true, stageTimes,
-        heap.peak, cpu.get / 1000000L), digest)
+      (
+        Run(
+          c.name,
+          workload,
+          rep,
+          wall,
+          totals.bytesWritten.get,
+          totals.bytesRead.get,
+          raw,
+          calls,
+          codecMs,
+          gc.get,
+          totals.peakExecutionMemory.get,
+          resultOk = true,
+          stageTimes,
+          heap.peak,
+          cpu.get / 1000000L
+        ),
+        digest)
     }
   }
 
@@ -244,8 +325,14 @@ object Harness {
   private def notes(dir: Path, size: String): Option[String] =
     Some(dir.resolve(s"Harness-$size-notes.md")).filter(Files.exists(_)).map(Files.readString)
 
-  private def summary(runs: Seq[Run], workloads: Seq[String], configs: Seq[Config], size: String,
-      reps: Int, charts: Seq[String], notes: Option[String]): String = {
+  private def summary(
+      runs: Seq[Run],
+      workloads: Seq[String],
+      configs: Seq[Config],
+      size: String,
+      reps: Int,
+      charts: Seq[String],
+      notes: Option[String]): String = {
     val sb = new StringBuilder
     sb ++= s"# KAE Shuffle vs Spark's shuffle, size `$size`\n\n"
     sb ++= "Produced by `mvn -B -pl integration-tests -am -Pbench verify" +
@@ -276,8 +363,10 @@ object Harness {
           val written = median(rs.map(_.written.toDouble)).toLong
           val raw = median(rs.map(_.raw.toDouble)).toLong
           val calls = median(rs.map(_.calls.toDouble)).toLong
-          def num(v: Double, f: String) = if (v.isNaN || v.isInfinite) "-" else f.formatLocal(
-            Locale.ROOT, v)
+          def num(v: Double, f: String) = if (v.isNaN || v.isInfinite) "-"
+          else f.formatLocal(
+            Locale.ROOT,
+            v)
           sb ++= s"| ${c.name} | ${num(median(t), "%.2f")} (${num(t.min, "%.2f")}-" +
             s"${num(t.max, "%.2f")}) | ${mib(written)} | " +
             s"${if (raw > 0) num(raw.toDouble / written, "%.2f") else "-"} | " +
@@ -304,23 +393,38 @@ object Harness {
     val incompressible = runs.filter(r => r.workload == "incompressible" && r.config == deflate)
     val inflation = median(incompressible.map(r => r.written.toDouble / r.raw))
     val rows = Seq(
-      ("codec calls per MiB of raw data", "<= 4", "%.1f".formatLocal(Locale.ROOT, callsPerMib) +
-        " (median over workloads, kae-libdeflate)"),
-      ("lda-edges vs the deflate stream baseline", "<= 0.5x",
+      (
+        "codec calls per MiB of raw data",
+        "<= 4",
+        "%.1f".formatLocal(Locale.ROOT, callsPerMib) +
+          " (median over workloads, kae-libdeflate)"),
+      (
+        "lda-edges vs the deflate stream baseline",
+        "<= 0.5x",
         fmt(ratio("lda-edges", deflate, "spark-deflate-stream"))),
-      ("lda-edges vs Spark with the same block codec (lz4)", "<= 0.85x",
+      (
+        "lda-edges vs Spark with the same block codec (lz4)",
+        "<= 0.85x",
         fmt(ratio("lda-edges", "kae-lz4", "spark-lz4"))),
-      ("sort vs the deflate stream baseline", "<= 0.9x",
+      (
+        "sort vs the deflate stream baseline",
+        "<= 0.9x",
         fmt(ratio("sort", deflate, "spark-deflate-stream"))),
-      ("sql-join vs the deflate stream baseline", "<= 0.95x",
+      (
+        "sql-join vs the deflate stream baseline",
+        "<= 0.95x",
         fmt(ratio("sql-join", deflate, "spark-deflate-stream"))),
-      ("wordcount vs Spark's lz4", "no slower (<= 1.00x)",
+      (
+        "wordcount vs Spark's lz4",
+        "no slower (<= 1.00x)",
         fmt(ratio("wordcount", deflate, "spark-lz4"))),
-      ("kmeans vs Spark's lz4", "no slower (<= 1.00x)",
-        fmt(ratio("kmeans", deflate, "spark-lz4"))),
-      ("incompressible: bytes written / raw", "<= 1.001x",
+      ("kmeans vs Spark's lz4", "no slower (<= 1.00x)", fmt(ratio("kmeans", deflate, "spark-lz4"))),
+      (
+        "incompressible: bytes written / raw",
+        "<= 1.001x",
         "%.4fx".formatLocal(Locale.ROOT, inflation) + " (shuffle bytes, incl. frame headers and " +
-          "indexes, over serialized bytes)"))
+          "indexes, over serialized bytes)")
+    )
     val sb = new StringBuilder
     sb ++= s"## Targets (issue 9; set for `medium`, measured here at `$size`)\n\n"
     sb ++= "| target | wanted | measured |\n|---|---|---|\n"
@@ -329,7 +433,11 @@ object Harness {
     sb.toString
   }
 
-  private def drawCharts(dir: Path, prefix: String, runs: Seq[Run], workloads: Seq[String],
+  private def drawCharts(
+      dir: Path,
+      prefix: String,
+      runs: Seq[Run],
+      workloads: Seq[String],
       configs: Seq[Config]): Seq[String] = {
     def chart(title: String, y: String): CategoryChart = {
       val c = new CategoryChartBuilder().width(1100).height(520).title(title)
@@ -345,7 +453,8 @@ object Harness {
       times.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
     }
     // XChart's bar charts take no logarithmic axis: the bars are log10 of the value.
-    val calls = chart("Raw bytes per codec call (log10: 1 = 10 B, 5 = 100 KB)", "log10(bytes per call)")
+    val calls =
+      chart("Raw bytes per codec call (log10: 1 = 10 B, 5 = 100 KB)", "log10(bytes per call)")
     for (c <- configs.filter(c => c.kae || c.name == "spark-deflate-stream")) {
       val ys = workloads.map { w =>
         val rs = runs.filter(r => r.workload == w && r.config == c.name && r.calls > 0)
@@ -356,13 +465,14 @@ object Harness {
     }
     val ratios = chart("Shuffle bytes written, MiB", "MiB")
     for (c <- configs) {
-      val ys = workloads.map(w => median(runs.filter(r => r.workload == w && r.config == c.name)
-        .map(_.written / 1048576.0)))
+      val ys = workloads.map(w =>
+        median(runs.filter(r => r.workload == w && r.config == c.name)
+          .map(_.written / 1048576.0)))
       ratios.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
     }
     // A chart without series (a run of Spark's configurations only) is left out.
     for ((c, n) <- Seq(times -> "time-ratio", calls -> "bytes-per-call", ratios -> "written")
-        if !c.getSeriesMap.isEmpty) {
+      if !c.getSeriesMap.isEmpty) {
       val file = s"$prefix-$n.png"
       BitmapEncoder.saveBitmap(c, dir.resolve(file).toString, BitmapFormat.PNG)
       names += file
@@ -374,13 +484,17 @@ object Harness {
   private class HeapSampler {
     @volatile private var running = true
     @volatile var peak = 0L
-    private val thread = new Thread(() => {
-      val rt = Runtime.getRuntime
-      while (running) {
-        peak = math.max(peak, rt.totalMemory() - rt.freeMemory())
-        try Thread.sleep(50) catch { case _: InterruptedException => running = false }
-      }
-    }, "heap-sampler")
+    private val thread = new Thread(
+      () => {
+        val rt = Runtime.getRuntime
+        while (running) {
+          peak = math.max(peak, rt.totalMemory() - rt.freeMemory())
+          try Thread.sleep(50)
+          catch { case _: InterruptedException => running = false }
+        }
+      },
+      "heap-sampler"
+    )
     thread.setDaemon(true)
     thread.start()
 

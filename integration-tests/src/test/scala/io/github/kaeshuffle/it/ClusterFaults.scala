@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.File
@@ -25,7 +38,8 @@ object ClusterFaults {
 
   def freePort(): Int = {
     val s = new ServerSocket(0)
-    try s.getLocalPort finally s.close()
+    try s.getLocalPort
+    finally s.close()
   }
 
   /**
@@ -45,8 +59,10 @@ object ClusterFaults {
         s"-Dspark.shuffle.service.port=$port",
         s"-Dspark.local.dir=$dbDir,$localDir",
         s"-Dspark.shuffle.service.db.enabled=$db",
-        "-Dspark.shuffle.service.db.backend=ROCKSDB")
-      val pb = new ProcessBuilder(s"${Sessions.sparkHome}/bin/spark-class",
+        "-Dspark.shuffle.service.db.backend=ROCKSDB"
+      )
+      val pb = new ProcessBuilder(
+        s"${Sessions.sparkHome}/bin/spark-class",
         "org.apache.spark.deploy.ExternalShuffleService")
       pb.environment().put("SPARK_HOME", Sessions.sparkHome)
       pb.environment().put("SPARK_SHUFFLE_OPTS", opts.mkString(" "))
@@ -87,11 +103,13 @@ object ClusterFaults {
       // /proc, not ProcessHandle.Info: the JDK cuts long command lines (executors carry the
       // whole test class path).
       val cmdline = java.nio.file.Paths.get(s"/proc/${p.pid()}/cmdline")
-      val args = try new String(Files.readAllBytes(cmdline), "UTF-8").split("\u0000").toSeq
+      val args =
+        try new String(Files.readAllBytes(cmdline), "UTF-8").split("\u0000").toSeq
         catch { case _: java.io.IOException => Nil }
       val i = args.indexOf("--executor-id")
       if (args.contains("org.apache.spark.executor.CoarseGrainedExecutorBackend") &&
-          args.contains(app) && i >= 0 && i + 1 < args.length) Some(args(i + 1) -> p) else None
+        args.contains(app) && i >= 0 && i + 1 < args.length) Some(args(i + 1) -> p)
+      else None
     }.toMap
   }
 
@@ -197,8 +215,11 @@ object ClusterFaults {
         override def getSecretKey(appId: String): String = key
       }
     }
-    val c = new ExternalBlockStoreClient(new TransportConf("shuffle", MapConfigProvider.EMPTY),
-      holder.orNull, secret.isDefined, 10000)
+    val c = new ExternalBlockStoreClient(
+      new TransportConf("shuffle", MapConfigProvider.EMPTY),
+      holder.orNull,
+      secret.isDefined,
+      10000)
     c.init(appId)
     c
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.{File, RandomAccessFile}
@@ -37,7 +50,8 @@ class CorruptionRecoverySuite extends AnyFunSuite {
       .filter(_.getFileName.toString.matches(s"shuffle_0_\\d+_0\\.$suffix")).toSeq
     for (f <- files) {
       val raf = new RandomAccessFile(f.toFile, "rw")
-      try damage(raf) finally raf.close()
+      try damage(raf)
+      finally raf.close()
     }
     files.size
   }
@@ -103,7 +117,8 @@ class CorruptionRecoverySuite extends AnyFunSuite {
 
   for (prefetch <- Seq(true, false)) {
     test(s"a corrupted .data file is detected and the map stage re-run (prefetch $prefetch)") {
-      assert(damagedRun("data", prefetch)(raf => flipByteAt(raf, raf.length() / 2)) > 0,
+      assert(
+        damagedRun("data", prefetch)(raf => flipByteAt(raf, raf.length() / 2)) > 0,
         "the corruption was not reported as a fetch failure")
     }
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.util.zip.ZipFile
@@ -22,27 +35,38 @@ class DeployedJarSuite extends AnyFunSuite {
     "spark.executor.memory" -> "512m",
     "spark.driver.memory" -> "768m",
     "spark.ui.enabled" -> "false",
-    "spark.sql.shuffle.partitions" -> "8")
+    "spark.sql.shuffle.partitions" -> "8"
+  )
 
   test("the jar holds our classes and native libraries, nothing of Spark's") {
     val zip = new ZipFile(Submit.distJar)
-    val names = try zip.entries().asScala.map(_.getName).toSeq finally zip.close()
+    val names =
+      try zip.entries().asScala.map(_.getName).toSeq
+      finally zip.close()
     assert(names.contains("org/apache/spark/shuffle/kae/KaeShuffleManager.class"))
     assert(names.exists(_.matches("linux/x86_64/libkaeshuffle-.*\\.so")))
     assert(names.exists(_.matches("linux/aarch64/libkaeshuffle-.*\\.so")))
     // The event-log command, its chart and the codec's reference measure are a tool's.
-    assert(!names.exists(n => Seq("KaeShuffleDoctor", "DoctorChart", "CodecRates")
-      .exists(n.contains)), "the doctor command is not in the runtime jar")
-    val foreign = names.filter(n => n.endsWith(".class") &&
-      !n.startsWith("io/github/kaeshuffle/") && !n.startsWith("org/apache/spark/shuffle/kae/"))
+    assert(
+      !names.exists(n =>
+        Seq("KaeShuffleDoctor", "DoctorChart", "CodecRates")
+          .exists(n.contains)),
+      "the doctor command is not in the runtime jar")
+    val foreign = names.filter(n =>
+      n.endsWith(".class") &&
+        !n.startsWith("io/github/kaeshuffle/") && !n.startsWith("org/apache/spark/shuffle/kae/"))
     assert(foreign.isEmpty, s"classes that are not ours: ${foreign.take(5)}")
   }
 
   test("spark-submit with spark.jars: every workload gives Spark's results") {
     val workloads = WorkloadJobs.Names
     val expected = Sessions.expected(workloads)
-    val report = Submit.run("jars", Master, "client",
-      base("auto") + ("spark.jars" -> Submit.distJar.getAbsolutePath), workloads)
+    val report = Submit.run(
+      "jars",
+      Master,
+      "client",
+      base("auto") + ("spark.jars" -> Submit.distJar.getAbsolutePath),
+      workloads)
     report.assertSame(expected)
     assert(report.manager == Submit.Manager, s"log: ${report.log}")
     assert(report.long("kae.write.codecCalls") > 0, s"no block was compressed: ${report.lines}")
@@ -53,9 +77,13 @@ class DeployedJarSuite extends AnyFunSuite {
     val workloads = Seq("sort", "lda-edges", "sql-join")
     val expected = Sessions.expected(workloads)
     val jar = Submit.distJar.getAbsolutePath
-    val report = Submit.run("classpath", Master, "client",
+    val report = Submit.run(
+      "classpath",
+      Master,
+      "client",
       base("zlib") + ("spark.driver.extraClassPath" -> jar) +
-        ("spark.executor.extraClassPath" -> jar), workloads)
+        ("spark.executor.extraClassPath" -> jar),
+      workloads)
     report.assertSame(expected)
     assert(report.manager == Submit.Manager)
     assert(report.long("kae.write.codecCalls") > 0)

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import io.github.kaeshuffle.deploy.Pairs
@@ -14,11 +27,12 @@ class ExternalShuffleServiceSuite extends AnyFunSuite {
 
   private def mapKillReduce(service: ShuffleService)(between: => Unit): (Map[String, Long], Int) =
     ClusterFaults.mapKillReduce(withService(
-      Sessions.conf(Some("auto"), Sessions.Kryo, "local-cluster[2,1,1024]"), service.port,
+      Sessions.conf(Some("auto"), Sessions.Kryo, "local-cluster[2,1,1024]"),
+      service.port,
       service.localDir))(between)
 
   test("the reduce stage reads through the service after every executor is gone, " +
-      "and after the service restarted and recovered its registrations from RocksDB") {
+    "and after the service restarted and recovered its registrations from RocksDB") {
     val service = new ShuffleService(freePort(), tmpDir("ess-rocksdb")).start()
     try {
       val (result, mapTasksAfter) = mapKillReduce(service) {
@@ -28,15 +42,18 @@ class ExternalShuffleServiceSuite extends AnyFunSuite {
       }
       assert(result == Pairs.expectedSums(), "wrong result read through the shuffle service")
       val log = service.logText
-      assert(mapTasksAfter == 0, s"the map stage ran again ($mapTasksAfter tasks): the " +
-        s"service did not serve the files\n${log.takeRight(5000)}")
-      assert(log.contains("Reloading registered executors"),
+      assert(
+        mapTasksAfter == 0,
+        s"the map stage ran again ($mapTasksAfter tasks): the " +
+          s"service did not serve the files\n${log.takeRight(5000)}")
+      assert(
+        log.contains("Reloading registered executors"),
         "the restarted service did not reload registrations from RocksDB")
     } finally service.stop()
   }
 
   test("a service restarted without its store cannot serve: fetch failure, map stage re-run, " +
-      "same result") {
+    "same result") {
     val service = new ShuffleService(freePort(), tmpDir("ess-nodb"), db = false).start()
     try {
       val (result, mapTasksAfter) = mapKillReduce(service) {

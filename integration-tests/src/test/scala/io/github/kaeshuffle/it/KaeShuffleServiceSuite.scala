@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.nio.ByteBuffer
@@ -14,8 +27,10 @@ import io.github.kaeshuffle.yarn.KaeYarnShuffleService
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{Path => HPath}
 import org.apache.hadoop.yarn.api.records.ApplicationId
-import org.apache.hadoop.yarn.server.api.{ApplicationInitializationContext,
-  ApplicationTerminationContext}
+import org.apache.hadoop.yarn.server.api.{
+  ApplicationInitializationContext,
+  ApplicationTerminationContext
+}
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.network.buffer.ManagedBuffer
@@ -31,7 +46,11 @@ import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
 class KaeShuffleServiceSuite extends AnyFunSuite {
   private val SortManager = "org.apache.spark.shuffle.sort.SortShuffleManager"
 
-  private def service(recovery: Path, localRoot: Path, port: Int, auth: Boolean = false,
+  private def service(
+      recovery: Path,
+      localRoot: Path,
+      port: Int,
+      auth: Boolean = false,
       appScoped: Boolean = true): KaeYarnShuffleService = {
     val conf = new Configuration(false)
     conf.setInt(KaeYarnShuffleService.PORT, port)
@@ -50,14 +69,16 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
 
   for ((label, codec) <- Seq("KAE Shuffle" -> Some("auto"), "Spark's sort shuffle" -> None)) {
     test(s"serves $label files after every executor is gone, and again after a restart " +
-        "that recovers registrations from RocksDB") {
+      "that recovers registrations from RocksDB") {
       val dir = tmpDir("kae-service")
       val local = Files.createDirectories(dir.resolve("local"))
       val port = freePort()
       var s = service(dir.resolve("recovery"), local, port, appScoped = false)
       try {
         val (result, mapTasksAfter) = mapKillReduce(withService(
-            Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,1,1024]"), port, local)) {
+          Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,1,1024]"),
+          port,
+          local)) {
           s.stop()
           s = service(dir.resolve("recovery"), local, port, appScoped = false)
         }
@@ -74,7 +95,7 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
       .toString)
 
   test("spark.authenticate: the application's secret is served, a wrong one refused, and the " +
-      "secret survives a restart in RocksDB") {
+    "secret survives a restart in RocksDB") {
     val dir = tmpDir("kae-service-auth")
     val local = Files.createDirectories(dir.resolve("local"))
     val port = freePort()
@@ -84,11 +105,14 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
     val info = new ExecutorShuffleInfo(executorDirs(local, appId, "1"), 64, SortManager)
     var s = service(dir.resolve("recovery"), local, port, auth = true)
     try {
-      s.initializeApplication(new ApplicationInitializationContext("u", app,
+      s.initializeApplication(new ApplicationInitializationContext(
+        "u",
+        app,
         ByteBuffer.wrap(secret.getBytes(StandardCharsets.UTF_8))))
       def register(withSecret: Option[String]): Unit = {
         val c = shuffleClient(appId, withSecret)
-        try c.registerWithShuffleServer("127.0.0.1", port, "1", info) finally c.close()
+        try c.registerWithShuffleServer("127.0.0.1", port, "1", info)
+        finally c.close()
       }
       register(Some(secret))
       intercept[Exception](register(Some("a-wrong-secret")))
@@ -114,11 +138,20 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
       val other = ApplicationId.newInstance(System.currentTimeMillis(), 4).toString
       val c = shuffleClient(app, None)
       try {
-        c.registerWithShuffleServer("127.0.0.1", port, "1",
+        c.registerWithShuffleServer(
+          "127.0.0.1",
+          port,
+          "1",
           new ExecutorShuffleInfo(executorDirs(local, app, "1"), 64, SortManager))
-        intercept[Exception](c.registerWithShuffleServer("127.0.0.1", port, "2",
+        intercept[Exception](c.registerWithShuffleServer(
+          "127.0.0.1",
+          port,
+          "2",
           new ExecutorShuffleInfo(executorDirs(local, other, "2"), 64, SortManager)))
-        intercept[Exception](c.registerWithShuffleServer("127.0.0.1", port, "3",
+        intercept[Exception](c.registerWithShuffleServer(
+          "127.0.0.1",
+          port,
+          "3",
           new ExecutorShuffleInfo(Array(dir.toString), 64, SortManager)))
       } finally c.close()
     } finally s.stop()
@@ -126,7 +159,8 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
 
   private def openFiles(): Int = {
     val fds = Files.list(java.nio.file.Paths.get("/proc/self/fd"))
-    try fds.count().toInt finally fds.close()
+    try fds.count().toInt
+    finally fds.close()
   }
 
   test("load: concurrent fetches from several clients, no errors, no leaked file handles") {
@@ -175,8 +209,9 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
     try {
       val setup = shuffleClient(app, None)
       try infos.foreach { case (e, info) =>
-        setup.registerWithShuffleServer("127.0.0.1", port, e, info)
-      } finally setup.close()
+          setup.registerWithShuffleServer("127.0.0.1", port, e, info)
+        }
+      finally setup.close()
       val filesBefore = openFiles()
 
       val clients = 8
@@ -185,31 +220,42 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
       val errors = new ConcurrentLinkedQueue[String]()
       val start = System.nanoTime()
       val threads = (0 until clients).map { t =>
-        new Thread(() => {
-          val c = shuffleClient(app, None)
-          try {
-            for (_ <- 0 until rounds; (e, _) <- infos) {
-              val ids = (0 until maps).flatMap(m => (0 until reducers)
-                .map(r => s"shuffle_0_${e.toInt * 100 + m}_$r")).toArray
-              val done = new CountDownLatch(ids.length)
-              c.fetchBlocks("127.0.0.1", port, e, ids, new BlockFetchingListener {
-                override def onBlockFetchSuccess(id: String, data: ManagedBuffer): Unit = {
-                  val b = data.nioByteBuffer()
-                  val crc = new CRC32
-                  crc.update(b)
-                  bytes.addAndGet(data.size())
-                  if (crc.getValue != crcs(id)) errors.add(s"$id: wrong bytes")
-                  done.countDown()
-                }
-                override def onBlockFetchFailure(id: String, ex: Throwable): Unit = {
-                  errors.add(s"$id: $ex")
-                  done.countDown()
-                }
-              }, null)
-              if (!done.await(120, TimeUnit.SECONDS)) errors.add(s"client $t timed out")
-            }
-          } finally c.close()
-        }, s"fetch-client-$t")
+        new Thread(
+          () => {
+            val c = shuffleClient(app, None)
+            try {
+              for (_ <- 0 until rounds; (e, _) <- infos) {
+                val ids = (0 until maps).flatMap(m =>
+                  (0 until reducers)
+                    .map(r => s"shuffle_0_${e.toInt * 100 + m}_$r")).toArray
+                val done = new CountDownLatch(ids.length)
+                c.fetchBlocks(
+                  "127.0.0.1",
+                  port,
+                  e,
+                  ids,
+                  new BlockFetchingListener {
+                    override def onBlockFetchSuccess(id: String, data: ManagedBuffer): Unit = {
+                      val b = data.nioByteBuffer()
+                      val crc = new CRC32
+                      crc.update(b)
+                      bytes.addAndGet(data.size())
+                      if (crc.getValue != crcs(id)) errors.add(s"$id: wrong bytes")
+                      done.countDown()
+                    }
+                    override def onBlockFetchFailure(id: String, ex: Throwable): Unit = {
+                      errors.add(s"$id: $ex")
+                      done.countDown()
+                    }
+                  },
+                  null
+                )
+                if (!done.await(120, TimeUnit.SECONDS)) errors.add(s"client $t timed out")
+              }
+            } finally c.close()
+          },
+          s"fetch-client-$t"
+        )
       }
       threads.foreach(_.start())
       threads.foreach(_.join())

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.lang.management.{BufferPoolMXBean, ManagementFactory}
@@ -53,9 +66,11 @@ class LeakAndPressureSuite extends AnyFunSuite {
         KaeSparkAccess.drainListeners(sc)
         assert(tasks.get == 1000, s"${tasks.get} tasks")
         // Every segment map and decode window is released explicitly when its task ends.
-        assert(mapped.getCount <= mappedCount,
+        assert(
+          mapped.getCount <= mappedCount,
           s"mapped buffers: ${mapped.getCount} after, $mappedCount before")
-        assert(direct.getMemoryUsed <= directBytes + (1L << 20),
+        assert(
+          direct.getMemoryUsed <= directBytes + (1L << 20),
           s"direct memory: ${direct.getMemoryUsed} after, $directBytes before")
       }
     }
@@ -73,9 +88,9 @@ class LeakAndPressureSuite extends AnyFunSuite {
     val spilled = new AtomicLong
     val actual = Sessions.withTestingMode {
       Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo, "local-cluster[2,1,1024]")
-          .set("spark.executor.memory", "512m")
-          .set("spark.memory.fraction", "0.02")
-          .set("spark.shuffle.spill.initialMemoryThreshold", "65536")) { spark =>
+        .set("spark.executor.memory", "512m")
+        .set("spark.memory.fraction", "0.02")
+        .set("spark.shuffle.spill.initialMemoryThreshold", "65536")) { spark =>
         val sc = spark.sparkContext
         Sessions.addToTotal(sc, spilled)(_.diskBytesSpilled)
         val d = WorkloadJobs.ordered(sorted(sc))

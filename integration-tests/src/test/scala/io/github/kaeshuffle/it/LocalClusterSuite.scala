@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.util.concurrent.atomic.AtomicLong
@@ -15,8 +28,14 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  */
 class LocalClusterSuite extends AnyFunSuite {
   private val Master = "local-cluster[2,1,1024]"
-  private val All = Seq("sort", "wordcount", "lda-edges", "sql-join", "groupby-skew",
-    "groupby-skew-sql", "incompressible")
+  private val All = Seq(
+    "sort",
+    "wordcount",
+    "lda-edges",
+    "sql-join",
+    "groupby-skew",
+    "groupby-skew-sql",
+    "incompressible")
   private val Few = Seq("sort", "lda-edges", "groupby-skew-sql")
 
   private lazy val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
@@ -31,7 +50,7 @@ class LocalClusterSuite extends AnyFunSuite {
       val totals = new ShuffleTotals
       val actual = Sessions.withTestingMode {
         Sessions.withSession(Sessions.conf(Some(codec), Sessions.Kryo, Master)
-            .set("spark.executor.memory", "512m")) { spark =>
+          .set("spark.executor.memory", "512m")) { spark =>
           val sc = spark.sparkContext
           Sessions.addToTotal(sc, remoteBytes)(_.shuffleReadMetrics.remoteBytesRead)
           sc.addSparkListener(totals)
@@ -61,10 +80,10 @@ class LocalClusterSuite extends AnyFunSuite {
     val remoteBytes = new AtomicLong
     val actual = Sessions.withTestingMode {
       Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo, Master)
-          .set("spark.executor.memory", "512m")
-          .set("spark.authenticate", "true")
-          .set("spark.authenticate.secret", "kae-shuffle-test-secret")
-          .set("spark.network.crypto.enabled", "true")) { spark =>
+        .set("spark.executor.memory", "512m")
+        .set("spark.authenticate", "true")
+        .set("spark.authenticate.secret", "kae-shuffle-test-secret")
+        .set("spark.network.crypto.enabled", "true")) { spark =>
         val sc = spark.sparkContext
         Sessions.addToTotal(sc, remoteBytes)(_.shuffleReadMetrics.remoteBytesRead)
         val r = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap

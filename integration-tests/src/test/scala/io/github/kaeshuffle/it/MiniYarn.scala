@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.IOException
@@ -34,7 +47,8 @@ final class MiniYarn(
     conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false)
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false)
     conf.setFloat(
-      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", 99.9f)
+      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage",
+      99.9f)
     // The capacity scheduler with one queue (there is no capacity-scheduler.xml on the class
     // path); application masters may take the whole queue.
     conf.set("yarn.scheduler.capacity.root.queues", "default")
@@ -76,32 +90,48 @@ final class MiniYarn(
       "spark.yarn.appMasterEnv.JAVA_HOME" -> javaHome,
       "spark.executorEnv.JAVA_HOME" -> javaHome,
       "spark.yarn.appMasterEnv.SPARK_LOCAL_IP" -> "127.0.0.1",
-      "spark.executorEnv.SPARK_LOCAL_IP" -> "127.0.0.1")
+      "spark.executorEnv.SPARK_LOCAL_IP" -> "127.0.0.1"
+    )
   }
 
-  def submit(name: String, mode: String, conf: Map[String, String], workloads: Seq[String],
-      pause: Boolean = false, mainClass: String = Submit.WorkloadApp): Submit.Report =
-    Submit.run(name, "yarn", mode, conf, workloads, pause,
-      env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString), mainClass = mainClass)
+  def submit(
+      name: String,
+      mode: String,
+      conf: Map[String, String],
+      workloads: Seq[String],
+      pause: Boolean = false,
+      mainClass: String = Submit.WorkloadApp): Submit.Report =
+    Submit.run(
+      name,
+      "yarn",
+      mode,
+      conf,
+      workloads,
+      pause,
+      env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString),
+      mainClass = mainClass)
 
   /** The stderr files of this cluster's containers and their text. */
   def containerLogs(): Seq[(Path, String)] = {
     // Only the NodeManager's log dirs; their files may still vanish while they are walked.
     val found = Seq.newBuilder[(Path, String)]
-    Files.walkFileTree(cluster.getTestWorkDir.toPath, new SimpleFileVisitor[Path] {
-      override def preVisitDirectory(d: Path, a: BasicFileAttributes): FileVisitResult =
-        if (d.getFileName.toString.contains("-localDir-")) FileVisitResult.SKIP_SUBTREE
-        else FileVisitResult.CONTINUE
-      override def visitFile(f: Path, a: BasicFileAttributes): FileVisitResult = {
-        if (f.getFileName.toString == "stderr") {
-          try found += f -> new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)
-          catch { case _: IOException => }
+    Files.walkFileTree(
+      cluster.getTestWorkDir.toPath,
+      new SimpleFileVisitor[Path] {
+        override def preVisitDirectory(d: Path, a: BasicFileAttributes): FileVisitResult =
+          if (d.getFileName.toString.contains("-localDir-")) FileVisitResult.SKIP_SUBTREE
+          else FileVisitResult.CONTINUE
+        override def visitFile(f: Path, a: BasicFileAttributes): FileVisitResult = {
+          if (f.getFileName.toString == "stderr") {
+            try found += f -> new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)
+            catch { case _: IOException => }
+          }
+          FileVisitResult.CONTINUE
         }
-        FileVisitResult.CONTINUE
+        override def visitFileFailed(f: Path, e: IOException): FileVisitResult =
+          FileVisitResult.CONTINUE
       }
-      override def visitFileFailed(f: Path, e: IOException): FileVisitResult =
-        FileVisitResult.CONTINUE
-    })
+    )
     found.result()
   }
 

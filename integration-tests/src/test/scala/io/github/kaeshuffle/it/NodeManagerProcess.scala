@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.{File, FileOutputStream}
@@ -69,17 +82,24 @@ final class NodeManagerProcess(rm: Configuration, settings: Map[String, String])
       "yarn.nodemanager.pmem-check-enabled" -> "false",
       "yarn.nodemanager.vmem-check-enabled" -> "false",
       "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage" -> "99.9",
-      "yarn.nodemanager.delete.debug-delay-sec" -> "600")
+      "yarn.nodemanager.delete.debug-delay-sec" -> "600"
+    )
     (own ++ settings).foreach { case (k, v) => conf.set(k, v) }
     val out = new FileOutputStream(confDir.resolve("yarn-site.xml").toFile)
-    try conf.writeXml(out) finally out.close()
-    Files.write(confDir.resolve("log4j.properties"), Seq(
-      "log4j.rootLogger=INFO,console",
-      "log4j.appender.console=org.apache.log4j.ConsoleAppender",
-      "log4j.appender.console.target=System.err",
-      "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
-      "log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss.SSS} %p %c{1}: %m%n")
-      .asJava, StandardCharsets.UTF_8)
+    try conf.writeXml(out)
+    finally out.close()
+    Files.write(
+      confDir.resolve("log4j.properties"),
+      Seq(
+        "log4j.rootLogger=INFO,console",
+        "log4j.appender.console=org.apache.log4j.ConsoleAppender",
+        "log4j.appender.console.target=System.err",
+        "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
+        "log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss.SSS} %p %c{1}: %m%n"
+      )
+        .asJava,
+      StandardCharsets.UTF_8
+    )
   }
 
   /**
@@ -93,10 +113,16 @@ final class NodeManagerProcess(rm: Configuration, settings: Map[String, String])
     // The module flags this JVM runs with (Spark's), which Hadoop on Java 17 needs as well.
     val moduleFlags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
       .filter(a => a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-    val cmd = Seq(s"${System.getProperty("java.home")}/bin/java", "-Xmx512m",
-      s"-Dhadoop.log.dir=$logDir", s"-Dyarn.log.dir=$logDir", "-Djava.net.preferIPv4Stack=true") ++
-      moduleFlags ++ Seq("-cp", s"$confDir${File.pathSeparator}$classpath",
-      "org.apache.hadoop.yarn.server.nodemanager.NodeManager")
+    val cmd = Seq(
+      s"${System.getProperty("java.home")}/bin/java",
+      "-Xmx512m",
+      s"-Dhadoop.log.dir=$logDir",
+      s"-Dyarn.log.dir=$logDir",
+      "-Djava.net.preferIPv4Stack=true") ++
+      moduleFlags ++ Seq(
+        "-cp",
+        s"$confDir${File.pathSeparator}$classpath",
+        "org.apache.hadoop.yarn.server.nodemanager.NodeManager")
     val pb = new ProcessBuilder(cmd.asJava)
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
     pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile))

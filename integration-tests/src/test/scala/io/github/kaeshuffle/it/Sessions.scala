@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.File
@@ -21,7 +34,8 @@ object Sessions {
   val Codecs: Seq[String] = Seq("auto", "kaezip", "libdeflate", "zlib", "java", "lz4", "zstd")
 
   def standIn: String = {
-    val p = sys.props.getOrElse("kae.test.kaezipStandIn",
+    val p = sys.props.getOrElse(
+      "kae.test.kaezipStandIn",
       "../native-codec/target/test-native/libzstandin.so")
     require(new File(p).exists(), s"$p is missing: build native-codec's tests first (mvn verify)")
     p
@@ -30,8 +44,10 @@ object Sessions {
   /** The Spark distribution the build installed (integration-tests/src/test/scripts). */
   def sparkHome: String = {
     val file = new File(sys.props.getOrElse("kae.test.sparkHomeFile", "target/spark-home.txt"))
-    require(file.exists(), s"$file is missing: run the tests through Maven, which installs a " +
-      "Spark distribution first (src/test/scripts/spark-dist.sh)")
+    require(
+      file.exists(),
+      s"$file is missing: run the tests through Maven, which installs a " +
+        "Spark distribution first (src/test/scripts/spark-dist.sh)")
     Files.readString(file.toPath).trim
   }
 
@@ -43,10 +59,11 @@ object Sessions {
     val saved = Seq("spark.testing", "spark.test.home").map(k => k -> sys.props.get(k))
     sys.props("spark.testing") = "true"
     sys.props("spark.test.home") = sparkHome
-    try f finally saved.foreach {
-      case (k, Some(v)) => sys.props(k) = v
-      case (k, None) => sys.props.remove(k)
-    }
+    try f
+    finally saved.foreach {
+        case (k, Some(v)) => sys.props(k) = v
+        case (k, None) => sys.props.remove(k)
+      }
   }
 
   def conf(codec: Option[String], serializer: String, master: String = "local[4]"): SparkConf = {
@@ -104,6 +121,7 @@ object Sessions {
 
   def withSession[T](conf: SparkConf)(f: SparkSession => T): T = {
     val spark = SparkSession.builder().config(conf).getOrCreate()
-    try f(spark) finally spark.stop()
+    try f(spark)
+    finally spark.stop()
   }
 }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.{File, FileOutputStream}
@@ -41,9 +54,9 @@ object Submit {
         val name = classes.relativize(f).toString.replace(File.separatorChar, '/')
         // The workloads and their Spark access only: our shuffle comes from the deployable jar.
         if (name.startsWith("io/github/kaeshuffle/workloads/") ||
-            name.startsWith("io/github/kaeshuffle/deploy/") ||
-            name.startsWith("io/github/kaeshuffle/bench/ShuffleTotals") ||
-            name.startsWith("org/apache/spark/shuffle/kae/KaeSparkAccess")) {
+          name.startsWith("io/github/kaeshuffle/deploy/") ||
+          name.startsWith("io/github/kaeshuffle/bench/ShuffleTotals") ||
+          name.startsWith("org/apache/spark/shuffle/kae/KaeSparkAccess")) {
           out.putNextEntry(new JarEntry(name))
           Files.copy(f, out)
           out.closeEntry()
@@ -67,7 +80,8 @@ object Submit {
     def assertSame(expected: Map[String, WorkloadJobs.Digest]): Unit = {
       for ((w, exp) <- expected) {
         val got = digests.get(w)
-        assert(got.contains((exp.records, exp.hash)),
+        assert(
+          got.contains((exp.records, exp.hash)),
           s"$w: the application reported $got, Spark's shuffle gives $exp (log: $log)")
       }
     }
@@ -87,7 +101,8 @@ object Submit {
       env: Map[String, String] = Map.empty,
       timeoutSeconds: Long = 300,
       mainClass: String = WorkloadApp): Report = {
-    val dir = Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath,
+    val dir = Files.createTempDirectory(
+      new File(System.getProperty("java.io.tmpdir")).toPath,
       s"submit-$name")
     val report = dir.resolve("report.txt")
     val log = dir.resolve("spark-submit.log")
@@ -95,7 +110,8 @@ object Submit {
     conf.foreach { case (k, v) => props.setProperty(k, v) }
     val propsFile = dir.resolve("spark.properties")
     val w = Files.newBufferedWriter(propsFile, StandardCharsets.UTF_8)
-    try props.store(w, s"KAE Shuffle deployment test $name") finally w.close()
+    try props.store(w, s"KAE Shuffle deployment test $name")
+    finally w.close()
 
     val launcher = new SparkLauncher(env.asJava)
       .setSparkHome(Sessions.sparkHome)

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
@@ -14,7 +27,9 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
 class WorkloadDifferentialSuite extends AnyFunSuite {
   private val Slices = 4
 
-  private def runAll(codec: Option[String], serializer: String,
+  private def runAll(
+      codec: Option[String],
+      serializer: String,
       extra: Map[String, String] = Map.empty): Map[String, WorkloadJobs.Digest] =
     Sessions.withSession(Sessions.conf(codec, serializer).setAll(extra)) { spark =>
       if (codec.isDefined) {
@@ -34,7 +49,8 @@ class WorkloadDifferentialSuite extends AnyFunSuite {
       test(s"all workloads, codec $codec, $serializerName") {
         val actual = runAll(Some(codec), serializer)
         for (w <- WorkloadJobs.Names) {
-          assert(actual(w).sameAs(expected(w)),
+          assert(
+            actual(w).sameAs(expected(w)),
             s"$w differs: KAE ${actual(w)} vs Spark ${expected(w)}")
           assert(actual(w).records > 0, s"$w produced nothing")
         }
@@ -43,10 +59,13 @@ class WorkloadDifferentialSuite extends AnyFunSuite {
   }
 
   test("all workloads, one serialization stream for all partitions, Kryo") {
-    val actual = runAll(Some("libdeflate"), Sessions.Kryo,
+    val actual = runAll(
+      Some("libdeflate"),
+      Sessions.Kryo,
       Map("spark.shuffle.kae.writer.partitionStreams" -> "0"))
     for (w <- WorkloadJobs.Names) {
-      assert(actual(w).sameAs(expectedKryo(w)),
+      assert(
+        actual(w).sameAs(expectedKryo(w)),
         s"$w differs: KAE ${actual(w)} vs Spark ${expectedKryo(w)}")
     }
   }

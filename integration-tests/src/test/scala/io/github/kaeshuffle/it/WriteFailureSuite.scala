@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.File
@@ -20,6 +33,7 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * attempt commits and the job's result is exactly right. Both writers.
  */
 class WriteFailureSuite extends AnyFunSuite {
+
   /** (task id, error) of every task of `sc` that fails with an exception from now on. */
   private def failedTasks(sc: SparkContext): ConcurrentLinkedQueue[(Long, String)] = {
     val failures = new ConcurrentLinkedQueue[(Long, String)]()
@@ -51,8 +65,11 @@ class WriteFailureSuite extends AnyFunSuite {
         assert(result == Pairs.expectedSums())
         assert(failures.size == 1, s"expected one failed attempt: $failures")
         val (failedMapId, message) = failures.peek()
-        assert(message.contains("KAE Shuffle could not write the map output of shuffle 0") &&
-          message.contains("attempt 0") && message.contains("No space left on device"), message)
+        assert(
+          message.contains("KAE Shuffle could not write the map output of shuffle 0") &&
+            message.contains("attempt 0") && message.contains("No space left on device"),
+          message
+        )
         val root = new File(sc.getConf.get("spark.local.dir")).toPath
         val leftovers = Files.walk(root).iterator().asScala
           .filter(_.getFileName.toString.startsWith(s"shuffle_0_${failedMapId}_")).toSeq
@@ -66,7 +83,7 @@ class WriteFailureSuite extends AnyFunSuite {
 
   for (oldProtocol <- Seq(true, false)) {
     test("an attempt lost after its commit and a retry that commits again, as two speculative " +
-        s"copies do: one consistent output (old fetch protocol $oldProtocol)") {
+      s"copies do: one consistent output (old fetch protocol $oldProtocol)") {
       // With the old fetch protocol both attempts write the same file names (map id = partition)
       // and the second commit must keep one consistent pair; with the new one each attempt has
       // its own files and the driver keeps the retry's status.
@@ -79,7 +96,8 @@ class WriteFailureSuite extends AnyFunSuite {
         val failures = failedTasks(sc)
         assert(Pairs.sumsOf(Pairs.partitioned(sc)) == Pairs.expectedSums())
         KaeSparkAccess.drainListeners(sc)
-        assert(failures.size == 1 && failures.peek()._2.contains("lost after its commit"),
+        assert(
+          failures.size == 1 && failures.peek()._2.contains("lost after its commit"),
           failures.toString)
         val root = new File(sc.getConf.get("spark.local.dir")).toPath
         val names = Files.walk(root).iterator().asScala.map(_.getFileName.toString)

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import java.io.File
@@ -35,19 +48,26 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     super.beforeAll()
     require(serviceJar.isFile, s"$serviceJar is missing: build with mvn verify from the root")
     yarn.start()
-    nm = new NodeManagerProcess(yarn.config, Map(
-      "yarn.nodemanager.aux-services" -> "spark_shuffle",
-      "yarn.nodemanager.aux-services.spark_shuffle.class" ->
-        "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
-      "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
-      "spark.shuffle.service.port" -> servicePort.toString,
-      "spark.authenticate" -> "true",
-      "spark.yarn.shuffle.stopOnFailure" -> "true"))
+    nm = new NodeManagerProcess(
+      yarn.config,
+      Map(
+        "yarn.nodemanager.aux-services" -> "spark_shuffle",
+        "yarn.nodemanager.aux-services.spark_shuffle.class" ->
+          "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
+        "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
+        "spark.shuffle.service.port" -> servicePort.toString,
+        "spark.authenticate" -> "true",
+        "spark.yarn.shuffle.stopOnFailure" -> "true"
+      )
+    )
     nm.start(Seq(servicePort))
   }
 
   override def afterAll(): Unit = {
-    try if (nm != null) nm.kill() finally try yarn.stop() finally super.afterAll()
+    try if (nm != null) nm.kill()
+    finally
+      try yarn.stop()
+      finally super.afterAll()
   }
 
   private def serviceConf(): Map[String, String] =
@@ -60,11 +80,16 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       "spark.dynamicAllocation.schedulerBacklogTimeout" -> "1s",
       "spark.dynamicAllocation.minExecutors" -> "0",
       "spark.dynamicAllocation.initialExecutors" -> "2",
-      "spark.dynamicAllocation.maxExecutors" -> "2")
+      "spark.dynamicAllocation.maxExecutors" -> "2"
+    )
 
   test("executors released after the map stage; the reduce stage reads through the service, " +
-      "authenticated") {
-    val report = yarn.submit("yarn-service", "client", serviceConf(), Nil,
+    "authenticated") {
+    val report = yarn.submit(
+      "yarn-service",
+      "client",
+      serviceConf(),
+      Nil,
       mainClass = Submit.ShuffleServiceApp)
     val text = report.lines.mkString("\n")
     assert(report.lines.contains("executorsGone true"), text)
@@ -77,7 +102,11 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {
     val gate = ClusterFaults.tmpDir("yarn-gate")
     val report = Future {
-      yarn.submit("yarn-service-restart", "client", serviceConf(), Seq(gate.toString),
+      yarn.submit(
+        "yarn-service-restart",
+        "client",
+        serviceConf(),
+        Seq(gate.toString),
         mainClass = Submit.ShuffleServiceApp)
     }(ExecutionContext.global)
     ClusterFaults.awaitCondition("the map stage and the executors' release", 240)(
@@ -96,12 +125,16 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     // presents a wrong secret, or none, is refused. (The right one is the reduce stage's.)
     val apps = yarn.runningApps()
     assert(apps.size == 1, s"running: $apps")
-    val info = new ExecutorShuffleInfo(Array(nm.root.resolve("local").toString), 64,
+    val info = new ExecutorShuffleInfo(
+      Array(nm.root.resolve("local").toString),
+      64,
       "org.apache.spark.shuffle.sort.SortShuffleManager")
     for (secret <- Seq(Some("a-wrong-secret"), None)) {
       val c = ClusterFaults.shuffleClient(apps.head, secret)
-      val e = try intercept[Exception](
-        c.registerWithShuffleServer("127.0.0.1", servicePort, "99", info)) finally c.close()
+      val e =
+        try intercept[Exception](
+            c.registerWithShuffleServer("127.0.0.1", servicePort, "99", info))
+        finally c.close()
       // Refused by the authentication itself (Spark's SASL handshake), not by anything after it.
       assert(String.valueOf(e.getMessage).contains("Sasl"), s"$secret: $e")
     }
@@ -121,12 +154,13 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     val reloaded = "Reloading registered executors: \\S+\\[appId=application_".r
       .findAllIn(restarted).size
     assert(reloaded >= 1, Submit.tail(nm.log, 200))
-    assert(restarted.contains("reloaded the secrets of 1 application(s)"),
-      Submit.tail(nm.log, 200))
+    assert(restarted.contains("reloaded the secrets of 1 application(s)"), Submit.tail(nm.log, 200))
     // The application master's container outlived the NodeManager and was taken back; the
     // application kept its first attempt.
-    assert("Recovering container_\\d+_\\d+_01_000001 in state (LAUNCHED|RUNNING)".r
-      .findFirstIn(restarted).nonEmpty, Submit.tail(nm.log, 200))
+    assert(
+      "Recovering container_\\d+_\\d+_01_000001 in state (LAUNCHED|RUNNING)".r
+        .findFirstIn(restarted).nonEmpty,
+      Submit.tail(nm.log, 200))
     assert("container_\\d+_\\d+_02_".r.findFirstIn(restarted).isEmpty, "a second attempt")
   }
 }

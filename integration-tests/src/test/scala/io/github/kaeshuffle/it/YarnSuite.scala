@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.it
 
 import org.scalatest.BeforeAndAfterAll
@@ -21,7 +34,8 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   override def afterAll(): Unit = {
-    try yarn.stop() finally super.afterAll()
+    try yarn.stop()
+    finally super.afterAll()
   }
 
   private def check(report: Submit.Report, expected: Map[String, WorkloadJobs.Digest]): Unit = {
@@ -44,41 +58,61 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
     val logs = yarn.containerLogs().filterNot(l => before.contains(l._1)).map(_._2)
       .filter(_.contains("CoarseGrainedExecutorBackend"))
     assert(logs.nonEmpty, "no executor logs found")
-    assert(logs.exists(_.contains("KAE Shuffle codec: codec 'libdeflate' -> libdeflate")),
-      s"no executor log names the libdeflate backend:\n${logs.head.takeRight(3000)}")
+    assert(
+      logs.exists(_.contains("KAE Shuffle codec: codec 'libdeflate' -> libdeflate")),
+      s"no executor log names the libdeflate backend:\n${logs.head.takeRight(3000)}"
+    )
   }
 
   test("cluster mode: the driver runs in YARN; executors use the KAEzip backend") {
     val workloads = Seq("sort", "lda-edges", "sql-join", "groupby-skew-sql")
     val expected = Sessions.expected(workloads)
     val before = yarn.containerLogs().map(_._1).toSet
-    val report = yarn.submit("yarn-cluster", "cluster", yarn.sparkConf("kaezip") ++ Map(
-      // The counting zlib stand-in plays KAEzip on this x86 host (see docs/native-codec.md).
-      "spark.shuffle.kae.kaezip.libraryPath" -> Sessions.standIn,
-      "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"), workloads)
+    val report = yarn.submit(
+      "yarn-cluster",
+      "cluster",
+      yarn.sparkConf("kaezip") ++ Map(
+        // The counting zlib stand-in plays KAEzip on this x86 host (see docs/native-codec.md).
+        "spark.shuffle.kae.kaezip.libraryPath" -> Sessions.standIn,
+        "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"
+      ),
+      workloads
+    )
     check(report, expected)
     val logs = yarn.containerLogs().filterNot(l => before.contains(l._1)).map(_._2)
-    assert(logs.exists(l => l.contains("ApplicationMaster") && l.contains("uses KAE Shuffle")),
-      "the driver's log (in the application master's container) shows no KAE shuffle")
-    assert(logs.exists(l => l.contains("CoarseGrainedExecutorBackend") &&
-      l.contains("KAE Shuffle codec: codec 'kaezip' -> kaezip")),
-      "no executor log names the kaezip backend")
+    assert(
+      logs.exists(l => l.contains("ApplicationMaster") && l.contains("uses KAE Shuffle")),
+      "the driver's log (in the application master's container) shows no KAE shuffle"
+    )
+    assert(
+      logs.exists(l =>
+        l.contains("CoarseGrainedExecutorBackend") &&
+          l.contains("KAE Shuffle codec: codec 'kaezip' -> kaezip")),
+      "no executor log names the kaezip backend"
+    )
   }
 
   test("dynamic allocation with shuffle tracking: executors come and go, results hold") {
     val workloads = Seq("sort", "lda-edges", "groupby-skew")
     val expected = Sessions.expected(workloads)
     val conf = yarn.sparkConf("auto") - "spark.executor.instances"
-    val report = yarn.submit("yarn-dynamic", "client", conf ++
-      Map(
-        "spark.dynamicAllocation.enabled" -> "true",
-        "spark.dynamicAllocation.shuffleTracking.enabled" -> "true",
-        "spark.dynamicAllocation.shuffleTracking.timeout" -> "2s",
-        "spark.dynamicAllocation.executorIdleTimeout" -> "2s",
-        "spark.dynamicAllocation.schedulerBacklogTimeout" -> "1s",
-        "spark.dynamicAllocation.minExecutors" -> "0",
-        "spark.dynamicAllocation.initialExecutors" -> "1",
-        "spark.dynamicAllocation.maxExecutors" -> "2"), workloads, pause = true)
+    val report = yarn.submit(
+      "yarn-dynamic",
+      "client",
+      conf ++
+        Map(
+          "spark.dynamicAllocation.enabled" -> "true",
+          "spark.dynamicAllocation.shuffleTracking.enabled" -> "true",
+          "spark.dynamicAllocation.shuffleTracking.timeout" -> "2s",
+          "spark.dynamicAllocation.executorIdleTimeout" -> "2s",
+          "spark.dynamicAllocation.schedulerBacklogTimeout" -> "1s",
+          "spark.dynamicAllocation.minExecutors" -> "0",
+          "spark.dynamicAllocation.initialExecutors" -> "1",
+          "spark.dynamicAllocation.maxExecutors" -> "2"
+        ),
+      workloads,
+      pause = true
+    )
     check(report, expected)
     // The application waits after each workload until an idle executor is released, so the
     // next workload has to get executors again.

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.nio.ByteBuffer;
@@ -10,6 +23,7 @@ import java.util.Objects;
 abstract class AbstractBlockCompressor implements BlockCompressor {
   protected final BlockCodec codec;
   private long calls;
+
   /**
    * Set once by close. Calls and close are synchronized (uncontended: one owner), so a context is
    * never freed while a native call uses it, even by a close from another thread.
@@ -27,8 +41,8 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
   protected abstract void release();
 
   @Override
-  public final int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff,
-      int dstLen) throws CodecException {
+  public final int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen)
+      throws CodecException {
     Objects.checkFromIndexSize(srcOff, srcLen, src.length);
     Objects.checkFromIndexSize(dstOff, dstLen, dst.length);
     return run(src, srcOff, srcLen, dst, dstOff, dstLen);
@@ -38,8 +52,8 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
   public final int compress(ByteBuffer src, ByteBuffer dst) throws CodecException {
     Buffers in = Buffers.source(src);
     Buffers out = Buffers.destination(dst);
-    int n = run(in.target(), in.offset(), src.remaining(), out.target(), out.offset(),
-        dst.remaining());
+    int n =
+        run(in.target(), in.offset(), src.remaining(), out.target(), out.offset(), dst.remaining());
     src.position(src.limit());
     dst.position(dst.position() + n);
     return n;
@@ -52,9 +66,16 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
     }
     int bound = codec.maxCompressedLength(srcLen);
     if (room < bound) {
-      throw new IllegalArgumentException("The destination has " + room + " bytes of room, but a "
-          + srcLen + "-byte block may compress to " + bound + " bytes with " + codec.name()
-          + ": size it with maxCompressedLength.");
+      throw new IllegalArgumentException(
+          "The destination has "
+              + room
+              + " bytes of room, but a "
+              + srcLen
+              + "-byte block may compress to "
+              + bound
+              + " bytes with "
+              + codec.name()
+              + ": size it with maxCompressedLength.");
     }
     int n = doCompress(src, srcOff, srcLen, dst, dstOff, room);
     calls++;

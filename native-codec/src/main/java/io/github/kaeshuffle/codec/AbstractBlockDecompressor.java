@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.nio.ByteBuffer;
@@ -7,6 +20,7 @@ import java.util.Objects;
 abstract class AbstractBlockDecompressor implements BlockDecompressor {
   protected final BlockCodec codec;
   private long calls;
+
   /**
    * Set once by close. Calls and close are synchronized (uncontended: one owner), so a context is
    * never freed while a native call uses it, even by a close from another thread.
@@ -25,19 +39,23 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
   protected abstract void release();
 
   @Override
-  public final int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff,
-      int rawLength) throws CodecException {
+  public final int decompress(
+      byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int rawLength)
+      throws CodecException {
     Objects.checkFromIndexSize(srcOff, srcLen, src.length);
     Objects.checkFromIndexSize(dstOff, rawLength, dst.length);
     return run(src, srcOff, srcLen, dst, dstOff, rawLength);
   }
 
   @Override
-  public final int decompress(ByteBuffer src, ByteBuffer dst, int rawLength)
-      throws CodecException {
+  public final int decompress(ByteBuffer src, ByteBuffer dst, int rawLength) throws CodecException {
     if (rawLength < 0 || rawLength > dst.remaining()) {
-      throw new IllegalArgumentException("The destination has " + dst.remaining()
-          + " bytes remaining; a block of raw length " + rawLength + " does not fit.");
+      throw new IllegalArgumentException(
+          "The destination has "
+              + dst.remaining()
+              + " bytes remaining; a block of raw length "
+              + rawLength
+              + " does not fit.");
     }
     Buffers in = Buffers.source(src);
     Buffers out = Buffers.destination(dst);
@@ -47,14 +65,18 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
     return rawLength;
   }
 
-  private synchronized int run(Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+  private synchronized int run(
+      Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
       throws CodecException {
     if (closed) {
       throw new IllegalStateException("This " + codec.name() + " decompressor is closed.");
     }
     if (srcLen == 0) {
-      throw new CorruptBlockException(codec.name() + " cannot decompress an empty input to "
-          + rawLength + " bytes: the block is truncated.");
+      throw new CorruptBlockException(
+          codec.name()
+              + " cannot decompress an empty input to "
+              + rawLength
+              + " bytes: the block is truncated.");
     }
     doDecompress(src, srcOff, srcLen, dst, dstOff, rawLength);
     calls++;

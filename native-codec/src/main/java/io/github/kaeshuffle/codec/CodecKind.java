@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.util.ArrayList;
@@ -88,8 +101,17 @@ public enum CodecKind {
   /** Throws when {@code level} is outside this codec's range, saying what the range is. */
   public void checkLevel(int level) {
     if (level < minLevel() || level > maxLevel) {
-      throw new IllegalArgumentException("Compression level " + level + " is out of range for"
-          + " codec '" + id + "': use " + minLevel() + " to " + maxLevel + ".");
+      throw new IllegalArgumentException(
+          "Compression level "
+              + level
+              + " is out of range for"
+              + " codec '"
+              + id
+              + "': use "
+              + minLevel()
+              + " to "
+              + maxLevel
+              + ".");
     }
   }
 
@@ -100,8 +122,8 @@ public enum CodecKind {
   }
 
   /**
-   * Opens this backend with the options, or returns null when it cannot serve here, with the
-   * reason added to {@code notes}. A missing Java library shows as a LinkageError.
+   * Opens this backend with the options, or returns null when it cannot serve here, with the reason
+   * added to {@code notes}. A missing Java library shows as a LinkageError.
    */
   abstract BlockCodec open(CodecOptions o, List<String> notes) throws CodecException;
 
@@ -137,8 +159,8 @@ public enum CodecKind {
         return k;
       }
     }
-    throw new IllegalArgumentException("Unknown codec '" + id + "': use one of "
-        + String.join(", ", ids()) + ".");
+    throw new IllegalArgumentException(
+        "Unknown codec '" + id + "': use one of " + String.join(", ", ids()) + ".");
   }
 
   /** Every name a user may give, in declaration order. */

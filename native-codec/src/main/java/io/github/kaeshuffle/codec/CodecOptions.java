@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.nio.file.Path;
@@ -9,8 +22,8 @@ import java.util.Objects;
  * @param codec the codec asked for
  * @param level compression level in the codec's range, or {@link #DEFAULT_LEVEL} for its default
  * @param kaezipLibrary path of KAEzip's zlib-compatible library
- * @param kaezipSkipHardwareCheck load {@code kaezipLibrary} without checking for the hardware
- *     (for tests with a stand-in library; never on hosts where KAEzip might abort)
+ * @param kaezipSkipHardwareCheck load {@code kaezipLibrary} without checking for the hardware (for
+ *     tests with a stand-in library; never on hosts where KAEzip might abort)
  * @param libdeflateLibrary name or path of libdeflate for dlopen
  * @param systemRoot where {@code proc/} and {@code sys/} are read for hardware detection
  */
@@ -41,8 +54,12 @@ public record CodecOptions(
   }
 
   public Builder toBuilder() {
-    return new Builder().codec(codec).level(level).kaezipLibrary(kaezipLibrary)
-        .kaezipSkipHardwareCheck(kaezipSkipHardwareCheck).libdeflateLibrary(libdeflateLibrary)
+    return new Builder()
+        .codec(codec)
+        .level(level)
+        .kaezipLibrary(kaezipLibrary)
+        .kaezipSkipHardwareCheck(kaezipSkipHardwareCheck)
+        .libdeflateLibrary(libdeflateLibrary)
         .systemRoot(systemRoot);
   }
 
@@ -91,8 +108,8 @@ public record CodecOptions(
     }
 
     public CodecOptions build() {
-      return new CodecOptions(codec, level, kaezipLibrary, kaezipSkipHardwareCheck,
-          libdeflateLibrary, systemRoot);
+      return new CodecOptions(
+          codec, level, kaezipLibrary, kaezipSkipHardwareCheck, libdeflateLibrary, systemRoot);
     }
   }
 }

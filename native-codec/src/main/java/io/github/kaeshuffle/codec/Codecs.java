@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.util.ArrayList;
@@ -53,9 +66,17 @@ public final class Codecs {
         }
       }
     }
-    String reason = "codec '" + o.codec() + "' -> " + codec.name() + " level " + codec.level()
-        + " [" + codec.description() + "]"
-        + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
+    String reason =
+        "codec '"
+            + o.codec()
+            + "' -> "
+            + codec.name()
+            + " level "
+            + codec.level()
+            + " ["
+            + codec.description()
+            + "]"
+            + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
     return new Selection(codec, o.codec(), reason);
   }
 
@@ -69,13 +90,19 @@ public final class Codecs {
     try {
       codec = o.codec().open(o, notes);
     } catch (LinkageError e) {
-      throw new CodecException("Codec '" + o.codec() + "' is not available: its library is not"
-          + " on the class path (" + e + "). Spark ships lz4-java and zstd-jni; outside Spark add"
-          + " them.", e);
+      throw new CodecException(
+          "Codec '"
+              + o.codec()
+              + "' is not available: its library is not"
+              + " on the class path ("
+              + e
+              + "). Spark ships lz4-java and zstd-jni; outside Spark add"
+              + " them.",
+          e);
     }
     if (codec == null) {
-      throw new CodecException("Codec '" + o.codec() + "' is not available: "
-          + String.join("; ", notes));
+      throw new CodecException(
+          "Codec '" + o.codec() + "' is not available: " + String.join("; ", notes));
     }
     return codec;
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.nio.ByteBuffer;
@@ -56,8 +69,8 @@ final class JavaDeflateCodec implements BlockCodec {
       private final Deflater deflater = new Deflater(level, false);
 
       @Override
-      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-          int room) throws CodecException {
+      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
+          throws CodecException {
         deflater.reset();
         deflater.setInput(Buffers.view(src, srcOff, srcLen));
         deflater.finish();
@@ -85,15 +98,16 @@ final class JavaDeflateCodec implements BlockCodec {
       private final byte[] probe = new byte[1];
 
       @Override
-      protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-          int rawLength) throws CodecException {
+      protected void doDecompress(
+          Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+          throws CodecException {
         inflater.reset();
         inflater.setInput(Buffers.view(src, srcOff, srcLen));
         ByteBuffer out = Buffers.view(dst, dstOff, rawLength);
         try {
           while (!inflater.finished() && out.hasRemaining()) {
-            if (inflater.inflate(out) == 0 && (inflater.needsInput()
-                || inflater.needsDictionary())) {
+            if (inflater.inflate(out) == 0
+                && (inflater.needsInput() || inflater.needsDictionary())) {
               break;
             }
           }
@@ -101,8 +115,8 @@ final class JavaDeflateCodec implements BlockCodec {
             // The output room is exactly rawLength: one probe byte tells a longer block from one
             // whose end (the adler32 trailer) is still to be read.
             if (inflater.inflate(probe) > 0) {
-              throw corrupt(NativeError.LENGTH, "decompresses to more than " + rawLength
-                  + " bytes");
+              throw corrupt(
+                  NativeError.LENGTH, "decompresses to more than " + rawLength + " bytes");
             }
           }
         } catch (DataFormatException e) {
@@ -113,18 +127,18 @@ final class JavaDeflateCodec implements BlockCodec {
         }
         int produced = out.position() - dstOff;
         if (produced != rawLength) {
-          throw corrupt(NativeError.LENGTH, "decompresses to " + produced + " bytes, not "
-              + rawLength);
+          throw corrupt(
+              NativeError.LENGTH, "decompresses to " + produced + " bytes, not " + rawLength);
         }
         if (inflater.getRemaining() != 0) {
-          throw corrupt(NativeError.TRAILING, "has " + inflater.getRemaining()
-              + " bytes after its end");
+          throw corrupt(
+              NativeError.TRAILING, "has " + inflater.getRemaining() + " bytes after its end");
         }
       }
 
       private CorruptBlockException corrupt(NativeError error, String what) {
-        return new CorruptBlockException(name() + " decompress failed: " + error
-            + ": the block " + what + ".");
+        return new CorruptBlockException(
+            name() + " decompress failed: " + error + ": the block " + what + ".");
       }
 
       @Override

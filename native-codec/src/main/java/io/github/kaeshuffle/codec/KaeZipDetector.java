@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.io.IOException;
@@ -8,14 +21,14 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * Decides whether this host has the KAEzip hardware, before anything loads the KAEzip library:
- * some KAE builds abort the whole process when loaded on another CPU. All three must hold:
+ * Decides whether this host has the KAEzip hardware, before anything loads the KAEzip library: some
+ * KAE builds abort the whole process when loaded on another CPU. All three must hold:
  *
  * <ul>
  *   <li>the JVM runs on aarch64;
  *   <li>{@code <root>/proc/cpuinfo} names CPU implementer {@code 0x48} (HiSilicon);
- *   <li>{@code <root>/sys/class/uacce/} has a {@code hisi_zip*} device (the accelerator's driver
- *       is bound).
+ *   <li>{@code <root>/sys/class/uacce/} has a {@code hisi_zip*} device (the accelerator's driver is
+ *       bound).
  * </ul>
  *
  * The root and architecture are parameters so tests can point the same code at fake trees.
@@ -58,7 +71,8 @@ public final class KaeZipDetector {
         return new Result(false, "cannot list " + uacce + ": " + e.getMessage());
       }
     }
-    return new Result(false, "HiSilicon CPU but no " + uacce + "/hisi_zip* device: is the"
-        + " hisi_zip driver loaded?");
+    return new Result(
+        false,
+        "HiSilicon CPU but no " + uacce + "/hisi_zip* device: is the" + " hisi_zip driver loaded?");
   }
 }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.nio.ByteBuffer;
@@ -44,8 +57,8 @@ final class Lz4BlockCodec implements BlockCodec {
   public BlockCompressor newCompressor() {
     return new AbstractBlockCompressor(this) {
       @Override
-      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-          int room) throws CodecException {
+      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
+          throws CodecException {
         ByteBuffer in = Buffers.view(src, srcOff, srcLen);
         ByteBuffer out = Buffers.view(dst, dstOff, room);
         try {
@@ -64,8 +77,9 @@ final class Lz4BlockCodec implements BlockCodec {
   public BlockDecompressor newDecompressor() {
     return new AbstractBlockDecompressor(this) {
       @Override
-      protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-          int rawLength) throws CodecException {
+      protected void doDecompress(
+          Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+          throws CodecException {
         ByteBuffer in = Buffers.view(src, srcOff, srcLen);
         ByteBuffer out = Buffers.view(dst, dstOff, rawLength);
         int n;
@@ -75,8 +89,13 @@ final class Lz4BlockCodec implements BlockCodec {
           throw new CorruptBlockException("lz4 decompress failed: " + e.getMessage(), e);
         }
         if (n != rawLength) {
-          throw new CorruptBlockException("lz4 decompress failed: LENGTH: the block decompresses"
-              + " to " + n + " bytes, not " + rawLength + ".");
+          throw new CorruptBlockException(
+              "lz4 decompress failed: LENGTH: the block decompresses"
+                  + " to "
+                  + n
+                  + " bytes, not "
+                  + rawLength
+                  + ".");
         }
       }
 

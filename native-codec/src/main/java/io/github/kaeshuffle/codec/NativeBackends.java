@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.util.List;
@@ -19,8 +32,8 @@ final class NativeBackends {
 
   static BlockCodec kaezip(CodecOptions o, int level, List<String> notes) {
     if (!o.kaezipSkipHardwareCheck()) {
-      KaeZipDetector.Result hw = KaeZipDetector.detect(o.systemRoot(),
-          System.getProperty("os.arch"));
+      KaeZipDetector.Result hw =
+          KaeZipDetector.detect(o.systemRoot(), System.getProperty("os.arch"));
       if (!hw.present()) {
         notes.add("KAEzip not used: " + hw.reason());
         return null;
@@ -45,14 +58,22 @@ final class NativeBackends {
     }
     boolean libdeflate = kind == CodecKind.LIBDEFLATE;
     String key = (libdeflate ? "libdeflate:" : "zlib:") + path;
-    Opened opened = OPENED.computeIfAbsent(key, k -> {
-      long h = libdeflate ? NativeLib.openLibdeflate(path) : NativeLib.openZlib(path);
-      return h > 0 ? new Opened(h, null)
-          : new Opened(0, NativeError.of(h) + " (" + NativeLib.lastOpenError() + ")");
-    });
+    Opened opened =
+        OPENED.computeIfAbsent(
+            key,
+            k -> {
+              long h = libdeflate ? NativeLib.openLibdeflate(path) : NativeLib.openZlib(path);
+              return h > 0
+                  ? new Opened(h, null)
+                  : new Opened(0, NativeError.of(h) + " (" + NativeLib.lastOpenError() + ")");
+            });
     if (opened.error() != null) {
-      notes.add(kind + " not used: " + (path == null ? "system zlib" : path) + " failed to load: "
-          + opened.error());
+      notes.add(
+          kind
+              + " not used: "
+              + (path == null ? "system zlib" : path)
+              + " failed to load: "
+              + opened.error());
       return null;
     }
     return new NativeBlockCodec(kind.id(), opened.handle(), level);

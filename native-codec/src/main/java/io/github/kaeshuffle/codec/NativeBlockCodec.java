@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.lang.ref.Cleaner;
@@ -49,8 +62,14 @@ final class NativeBlockCodec implements BlockCodec {
     }
     long bound = NativeLib.maxCompressedLength(backend, rawLength);
     if (bound < 0 || bound > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("A " + rawLength + "-byte block is too large for "
-          + name + ": its compressed bound " + bound + " exceeds 2 GiB.");
+      throw new IllegalArgumentException(
+          "A "
+              + rawLength
+              + "-byte block is too large for "
+              + name
+              + ": its compressed bound "
+              + bound
+              + " exceeds 2 GiB.");
     }
     return (int) bound;
   }
@@ -135,15 +154,21 @@ final class NativeBlockCodec implements BlockCodec {
     }
 
     @Override
-    protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-        int rawLength) throws CodecException {
+    protected void doDecompress(
+        Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+        throws CodecException {
       int n = NativeLib.decompress(ctx, src, srcOff, srcLen, dst, dstOff, rawLength);
       if (n < 0) {
         throw CodecException.ofNative(codec.name(), "decompress", n);
       }
       if (n != rawLength) {
-        throw new CorruptBlockException(codec.name() + " decompressed " + n
-            + " bytes where the block declares " + rawLength + ".");
+        throw new CorruptBlockException(
+            codec.name()
+                + " decompressed "
+                + n
+                + " bytes where the block declares "
+                + rawLength
+                + ".");
       }
     }
 

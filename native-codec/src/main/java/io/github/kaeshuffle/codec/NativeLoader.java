@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.io.IOException;
@@ -48,7 +61,8 @@ public final class NativeLoader {
           if (s.loaded()) {
             LOG.info("KAE Shuffle native library loaded: {}", s.detail());
           } else {
-            LOG.warn("KAE Shuffle native library not loaded, the pure-Java codec serves: {}",
+            LOG.warn(
+                "KAE Shuffle native library not loaded, the pure-Java codec serves: {}",
                 s.detail());
           }
           status = s;
@@ -93,8 +107,13 @@ public final class NativeLoader {
 
   /** The resource path of this platform's library inside the jar. */
   public static String resourcePath() {
-    return "/" + os(System.getProperty("os.name")) + "/" + arch(System.getProperty("os.arch"))
-        + "/libkaeshuffle-" + version() + ".so";
+    return "/"
+        + os(System.getProperty("os.name"))
+        + "/"
+        + arch(System.getProperty("os.arch"))
+        + "/libkaeshuffle-"
+        + version()
+        + ".so";
   }
 
   /** The version the bundled library carries in its file name (the project version). */
@@ -120,13 +139,23 @@ public final class NativeLoader {
       }
       return loadBundled();
     } catch (UnsatisfiedLinkError | IOException | SecurityException e) {
-      String where = override != null && !override.isEmpty()
-          ? PATH_PROPERTY + "=" + override
-          : "the jar's " + resourcePath();
-      return new Status(false, "could not load " + where + ": " + e.getMessage()
-          + ". Check that the file exists for this platform (" + System.getProperty("os.name")
-          + "/" + System.getProperty("os.arch") + ") and that " + TMPDIR_PROPERTY
-          + " (or java.io.tmpdir) is a writable directory not mounted noexec.");
+      String where =
+          override != null && !override.isEmpty()
+              ? PATH_PROPERTY + "=" + override
+              : "the jar's " + resourcePath();
+      return new Status(
+          false,
+          "could not load "
+              + where
+              + ": "
+              + e.getMessage()
+              + ". Check that the file exists for this platform ("
+              + System.getProperty("os.name")
+              + "/"
+              + System.getProperty("os.arch")
+              + ") and that "
+              + TMPDIR_PROPERTY
+              + " (or java.io.tmpdir) is a writable directory not mounted noexec.");
     }
   }
 
@@ -134,12 +163,18 @@ public final class NativeLoader {
     String resource = resourcePath();
     try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
       if (in == null) {
-        return new Status(false, "this jar has no native library for "
-            + System.getProperty("os.name") + "/" + System.getProperty("os.arch")
-            + " (looked for " + resource + ")");
+        return new Status(
+            false,
+            "this jar has no native library for "
+                + System.getProperty("os.name")
+                + "/"
+                + System.getProperty("os.arch")
+                + " (looked for "
+                + resource
+                + ")");
       }
-      Path dir = Paths.get(System.getProperty(TMPDIR_PROPERTY,
-          System.getProperty("java.io.tmpdir")));
+      Path dir =
+          Paths.get(System.getProperty(TMPDIR_PROPERTY, System.getProperty("java.io.tmpdir")));
       Files.createDirectories(dir);
       Path file = Files.createTempFile(dir, "libkaeshuffle-" + version() + "-", ".so");
       try {
@@ -156,8 +191,15 @@ public final class NativeLoader {
   private static Status checkAbi(String where) {
     int abi = NativeLib.abiVersion();
     if (abi != NativeLib.ABI_VERSION) {
-      return new Status(false, "library " + where + " has ABI version " + abi + ", this jar needs "
-          + NativeLib.ABI_VERSION + ": use the library built with this jar");
+      return new Status(
+          false,
+          "library "
+              + where
+              + " has ABI version "
+              + abi
+              + ", this jar needs "
+              + NativeLib.ABI_VERSION
+              + ": use the library built with this jar");
     }
     return new Status(true, where);
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import com.github.luben.zstd.Zstd;
@@ -62,8 +75,8 @@ final class ZstdBlockCodec implements BlockCodec {
     ctx.setLevel(level);
     return new AbstractBlockCompressor(this) {
       @Override
-      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-          int room) throws CodecException {
+      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
+          throws CodecException {
         try {
           if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d) {
             return ctx.compressDirectByteBuffer(d, dstOff, room, s, srcOff, srcLen);
@@ -93,8 +106,9 @@ final class ZstdBlockCodec implements BlockCodec {
     ZstdDecompressCtx ctx = new ZstdDecompressCtx();
     return new AbstractBlockDecompressor(this) {
       @Override
-      protected void doDecompress(Object src, int srcOff, int srcLen, Object dst, int dstOff,
-          int rawLength) throws CodecException {
+      protected void doDecompress(
+          Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+          throws CodecException {
         int n;
         try {
           if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d) {
@@ -111,8 +125,13 @@ final class ZstdBlockCodec implements BlockCodec {
           throw new CorruptBlockException("zstd decompress failed: " + e.getMessage(), e);
         }
         if (n != rawLength) {
-          throw new CorruptBlockException("zstd decompress failed: LENGTH: the block decompresses"
-              + " to " + n + " bytes, not " + rawLength + ".");
+          throw new CorruptBlockException(
+              "zstd decompress failed: LENGTH: the block decompresses"
+                  + " to "
+                  + n
+                  + " bytes, not "
+                  + rawLength
+                  + ".");
         }
       }
 

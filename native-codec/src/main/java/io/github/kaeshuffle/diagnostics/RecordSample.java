@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.diagnostics;
 
 import java.util.Arrays;
@@ -7,8 +20,8 @@ import java.util.function.LongSupplier;
  * The shuffle doctor's measure of one per-record operation (serializing, deserializing: see
  * docs/tuning.md), taken on one record in {@link #SAMPLE_EVERY} and scaled to every record, so
  * measuring costs two clock reads per {@value #SAMPLE_EVERY} records. The exactly measured time
- * nested in a sample (codec calls, disk writes, fetches: a running total given as
- * {@code excluded}) is left out of it. Not thread-safe: one task's thread.
+ * nested in a sample (codec calls, disk writes, fetches: a running total given as {@code excluded})
+ * is left out of it. Not thread-safe: one task's thread.
  */
 public final class RecordSample {
   /** One record in this many is timed. A power of two. */
@@ -41,7 +54,9 @@ public final class RecordSample {
   private long excludedAtStart;
   private boolean running;
 
-  /** @param excluded running total of the exactly measured nanoseconds to leave out */
+  /**
+   * @param excluded running total of the exactly measured nanoseconds to leave out
+   */
   public RecordSample(LongSupplier excluded) {
     this.excluded = excluded;
   }

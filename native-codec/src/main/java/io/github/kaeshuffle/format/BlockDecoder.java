@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
@@ -17,17 +30,18 @@ import java.util.zip.CRC32C;
  * Decodes frames: checks the header, the CRC32C of header and payload, then decompresses with one
  * codec call (or copies a stored-raw payload) into exactly the block's raw length. Frames of any
  * format are read: the preferred codec serves its own format, {@link Codecs#defaultDecoder} the
- * others (a deflate block from a KAEzip node decodes with zlib here). Each format's decompressor
- * is created on first use and reused for every later block (the native stream is reset per
- * block, not re-initialised), so a decoder can serve many streams in turn: {@link DecoderPool}
- * lends them out. Not thread-safe.
+ * others (a deflate block from a KAEzip node decodes with zlib here). Each format's decompressor is
+ * created on first use and reused for every later block (the native stream is reset per block, not
+ * re-initialised), so a decoder can serve many streams in turn: {@link DecoderPool} lends them out.
+ * Not thread-safe.
  */
 public final class BlockDecoder implements AutoCloseable {
   private final BlockCodec preferred;
-  private final Map<CodecFormat, BlockDecompressor> decompressors = new EnumMap<>(
-      CodecFormat.class);
+  private final Map<CodecFormat, BlockDecompressor> decompressors =
+      new EnumMap<>(CodecFormat.class);
   private final CRC32C crc = new CRC32C();
   private final BlockStats stats = new BlockStats();
+
   /** Set when a decode failed: such a decoder is closed, never handed to another stream. */
   private boolean failed;
 
@@ -57,19 +71,30 @@ public final class BlockDecoder implements AutoCloseable {
       throws CodecException {
     FrameHeader h = FrameHeader.parse(frames, at);
     if (expectedRaw >= 0 && h.rawLength() != expectedRaw) {
-      throw new CorruptBlockException("Frame at offset " + at + " declares raw length "
-          + h.rawLength() + " but the segment index says " + expectedRaw + ".");
+      throw new CorruptBlockException(
+          "Frame at offset "
+              + at
+              + " declares raw length "
+              + h.rawLength()
+              + " but the segment index says "
+              + expectedRaw
+              + ".");
     }
     if (dst.remaining() < h.rawLength()) {
-      throw new IllegalArgumentException("The destination has " + dst.remaining()
-          + " bytes left; the block needs " + h.rawLength() + ".");
+      throw new IllegalArgumentException(
+          "The destination has "
+              + dst.remaining()
+              + " bytes left; the block needs "
+              + h.rawLength()
+              + ".");
     }
     int payload = at + FRAME_HEADER_LENGTH;
     int computed = FrameHeader.checksum(crc, frames, at, h.storedLength());
     if (computed != h.checksum()) {
-      throw new CorruptBlockException(String.format(
-          "Frame at offset %d fails its CRC32C check: stored 0x%08x, computed 0x%08x.", at,
-          h.checksum(), computed));
+      throw new CorruptBlockException(
+          String.format(
+              "Frame at offset %d fails its CRC32C check: stored 0x%08x, computed 0x%08x.",
+              at, h.checksum(), computed));
     }
     ByteBuffer src = frames.duplicate().limit(payload + h.storedLength()).position(payload);
     if (h.storedRaw()) {
@@ -90,9 +115,10 @@ public final class BlockDecoder implements AutoCloseable {
   private BlockDecompressor decompressor(CodecFormat format) throws CodecException {
     BlockDecompressor d = decompressors.get(format);
     if (d == null) {
-      BlockCodec codec = preferred != null && preferred.format() == format
-          ? preferred
-          : Codecs.defaultDecoder(format);
+      BlockCodec codec =
+          preferred != null && preferred.format() == format
+              ? preferred
+              : Codecs.defaultDecoder(format);
       d = codec.newDecompressor();
       decompressors.put(format, d);
     }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static io.github.kaeshuffle.format.BlockFormat.FLAG_STORED_RAW;
@@ -51,19 +64,25 @@ public final class BlockEncoder implements AutoCloseable {
   }
 
   /**
-   * Encodes the remaining bytes of {@code raw} (1 to {@link BlockFormat#MAX_BLOCK_SIZE}) as a
-   * frame written at {@code out}'s position, which must have {@link #maxFrameLength} bytes left.
-   * Advances both buffers; returns the frame's length.
+   * Encodes the remaining bytes of {@code raw} (1 to {@link BlockFormat#MAX_BLOCK_SIZE}) as a frame
+   * written at {@code out}'s position, which must have {@link #maxFrameLength} bytes left. Advances
+   * both buffers; returns the frame's length.
    */
   public int encode(ByteBuffer raw, ByteBuffer out) throws CodecException {
     int rawLength = raw.remaining();
     if (rawLength < 1 || rawLength > MAX_BLOCK_SIZE) {
-      throw new IllegalArgumentException("A block must hold 1 to " + MAX_BLOCK_SIZE
-          + " bytes, not " + rawLength + ".");
+      throw new IllegalArgumentException(
+          "A block must hold 1 to " + MAX_BLOCK_SIZE + " bytes, not " + rawLength + ".");
     }
     if (out.remaining() < maxFrameLength(rawLength)) {
-      throw new IllegalArgumentException("The output has " + out.remaining() + " bytes left; a "
-          + rawLength + "-byte block may need " + maxFrameLength(rawLength) + ".");
+      throw new IllegalArgumentException(
+          "The output has "
+              + out.remaining()
+              + " bytes left; a "
+              + rawLength
+              + "-byte block may need "
+              + maxFrameLength(rawLength)
+              + ".");
     }
     int start = out.position();
     ByteBuffer payload = out.duplicate();
@@ -88,7 +107,8 @@ public final class BlockEncoder implements AutoCloseable {
       stats.storedRawBlocks++;
     }
     FrameHeader.writeFields(out, start, codec.format(), flags, rawLength, stored);
-    out.duplicate().order(ByteOrder.LITTLE_ENDIAN)
+    out.duplicate()
+        .order(ByteOrder.LITTLE_ENDIAN)
         .putInt(start + FRAME_CHECKSUM_OFFSET, FrameHeader.checksum(crc, out, start, stored));
     raw.position(raw.limit());
     out.position(start + FRAME_HEADER_LENGTH + stored);

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 /**
@@ -11,8 +24,10 @@ public final class BlockFormat {
 
   /** "KAEF" in file order: starts every frame. */
   public static final int FRAME_MAGIC = 0x4645414B;
+
   /** "KAEI" in file order: starts every segment index. */
   public static final int INDEX_MAGIC = 0x4945414B;
+
   /** "KAEX" in file order: ends every segment index (and so every segment). */
   public static final int FOOTER_MAGIC = 0x5845414B;
 
@@ -28,6 +43,7 @@ public final class BlockFormat {
           + 4 // raw length
           + 4 // stored (payload) length
           + 4; // CRC32C of the header's first 16 bytes, then the payload
+
   /** Offset of the checksum field; the checksum covers the header bytes before it. */
   public static final int FRAME_CHECKSUM_OFFSET = FRAME_HEADER_LENGTH - 4;
 
@@ -49,8 +65,10 @@ public final class BlockFormat {
 
   /** Smallest block size a writer takes. */
   public static final int MIN_BLOCK_SIZE = 16 * 1024;
+
   /** Largest block size a writer takes, and the largest raw length a reader accepts. */
   public static final int MAX_BLOCK_SIZE = 8 * 1024 * 1024;
+
   public static final int DEFAULT_BLOCK_SIZE = 256 * 1024;
 
   /** Bytes of index for a segment of {@code blocks} blocks. */
@@ -60,8 +78,14 @@ public final class BlockFormat {
 
   public static void checkBlockSize(int blockSize) {
     if (blockSize < MIN_BLOCK_SIZE || blockSize > MAX_BLOCK_SIZE) {
-      throw new IllegalArgumentException("Block size " + blockSize + " is out of range: use "
-          + MIN_BLOCK_SIZE + " (16 KiB) to " + MAX_BLOCK_SIZE + " (8 MiB) bytes.");
+      throw new IllegalArgumentException(
+          "Block size "
+              + blockSize
+              + " is out of range: use "
+              + MIN_BLOCK_SIZE
+              + " (16 KiB) to "
+              + MAX_BLOCK_SIZE
+              + " (8 MiB) bytes.");
     }
   }
 }

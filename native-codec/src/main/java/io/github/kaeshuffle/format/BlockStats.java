@@ -1,8 +1,21 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 /**
- * Running counts of what an encoder or decoder did; not thread-safe (one per owner). These feed
- * the shuffle metrics: bytes per codec call is {@code rawBytes / codecCalls}.
+ * Running counts of what an encoder or decoder did; not thread-safe (one per owner). These feed the
+ * shuffle metrics: bytes per codec call is {@code rawBytes / codecCalls}.
  */
 public final class BlockStats {
   long blocks;
@@ -73,9 +86,19 @@ public final class BlockStats {
 
   @Override
   public String toString() {
-    return "blocks=" + blocks + " codecCalls=" + codecCalls + " rawBytes=" + rawBytes
-        + " storedBytes=" + storedBytes + " storedRawBlocks=" + storedRawBlocks
-        + " probedRawBlocks=" + probedRawBlocks
-        + " codecMillis=" + codecNanos / 1_000_000;
+    return "blocks="
+        + blocks
+        + " codecCalls="
+        + codecCalls
+        + " rawBytes="
+        + rawBytes
+        + " storedBytes="
+        + storedBytes
+        + " storedRawBlocks="
+        + storedRawBlocks
+        + " probedRawBlocks="
+        + probedRawBlocks
+        + " codecMillis="
+        + codecNanos / 1_000_000;
   }
 }

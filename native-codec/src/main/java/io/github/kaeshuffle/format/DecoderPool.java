@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.BlockCodec;
@@ -5,12 +18,12 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Decoders shared by the streams and tasks of one process, so a reduce stage opens about one
- * native decompressor per thread that decodes instead of one per fetched stream. Native
- * decompression contexts are not free: zlib allocates its window per {@code inflateInit}, and on
- * KAEzip each one takes a hardware session and an 8 MiB staging buffer. A decoder is lent to one
- * owner at a time; on return its statistics are cleared for the next owner. A decoder whose
- * decode failed is closed, not kept, and so are returns beyond {@code maxIdle}. Thread-safe.
+ * Decoders shared by the streams and tasks of one process, so a reduce stage opens about one native
+ * decompressor per thread that decodes instead of one per fetched stream. Native decompression
+ * contexts are not free: zlib allocates its window per {@code inflateInit}, and on KAEzip each one
+ * takes a hardware session and an 8 MiB staging buffer. A decoder is lent to one owner at a time;
+ * on return its statistics are cleared for the next owner. A decoder whose decode failed is closed,
+ * not kept, and so are returns beyond {@code maxIdle}. Thread-safe.
  */
 public final class DecoderPool implements DecoderLender, AutoCloseable {
   private final BlockCodec preferred;
@@ -32,8 +45,10 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
     this.maxIdle = maxIdle;
   }
 
-  /** A decoder with cleared statistics: an idle one, or a new one. Give it back with {@link
-   *  #giveBack}. */
+  /**
+   * A decoder with cleared statistics: an idle one, or a new one. Give it back with {@link
+   * #giveBack}.
+   */
   @Override
   public synchronized BlockDecoder borrow() {
     BlockDecoder d = idle.pollFirst();

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static io.github.kaeshuffle.format.BlockFormat.FLAG_STORED_RAW;
@@ -13,11 +26,11 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * One frame's header, parsed and checked for internal consistency. The checksum is verified
- * against the payload by {@link BlockDecoder}, not here.
+ * One frame's header, parsed and checked for internal consistency. The checksum is verified against
+ * the payload by {@link BlockDecoder}, not here.
  */
-public record FrameHeader(CodecFormat format, int flags, int rawLength, int storedLength,
-    int checksum) {
+public record FrameHeader(
+    CodecFormat format, int flags, int rawLength, int storedLength, int checksum) {
 
   public boolean storedRaw() {
     return (flags & FLAG_STORED_RAW) != 0;
@@ -28,8 +41,8 @@ public record FrameHeader(CodecFormat format, int flags, int rawLength, int stor
   }
 
   /**
-   * The frame's checksum: CRC32C of the header bytes before the checksum field, then the
-   * {@code storedLength} payload bytes, for the frame at absolute index {@code at}.
+   * The frame's checksum: CRC32C of the header bytes before the checksum field, then the {@code
+   * storedLength} payload bytes, for the frame at absolute index {@code at}.
    */
   static int checksum(CRC32C crc, ByteBuffer buf, int at, int storedLength) {
     int payload = at + FRAME_HEADER_LENGTH;
@@ -40,8 +53,8 @@ public record FrameHeader(CodecFormat format, int flags, int rawLength, int stor
   }
 
   /** Writes the first 16 header bytes (all but the checksum) at {@code at}. */
-  static void writeFields(ByteBuffer out, int at, CodecFormat format, int flags, int rawLength,
-      int storedLength) {
+  static void writeFields(
+      ByteBuffer out, int at, CodecFormat format, int flags, int rawLength, int storedLength) {
     ByteBuffer b = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(at, FRAME_MAGIC);
     b.put(at + 4, (byte) VERSION);
@@ -53,24 +66,37 @@ public record FrameHeader(CodecFormat format, int flags, int rawLength, int stor
   }
 
   /**
-   * Parses the header at absolute index {@code at} of {@code buf}, which must hold the whole
-   * frame ({@code limit - at >= frameLength}). Throws when any field is impossible.
+   * Parses the header at absolute index {@code at} of {@code buf}, which must hold the whole frame
+   * ({@code limit - at >= frameLength}). Throws when any field is impossible.
    */
   public static FrameHeader parse(ByteBuffer buf, int at) throws CorruptBlockException {
     if (at < 0 || buf.limit() - at < FRAME_HEADER_LENGTH) {
-      throw new CorruptBlockException("Truncated frame: " + Math.max(0, buf.limit() - at)
-          + " bytes left at offset " + at + ", a frame header needs " + FRAME_HEADER_LENGTH + ".");
+      throw new CorruptBlockException(
+          "Truncated frame: "
+              + Math.max(0, buf.limit() - at)
+              + " bytes left at offset "
+              + at
+              + ", a frame header needs "
+              + FRAME_HEADER_LENGTH
+              + ".");
     }
     ByteBuffer b = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int magic = b.getInt(at);
     if (magic != FRAME_MAGIC) {
-      throw new CorruptBlockException(String.format(
-          "Bad frame magic 0x%08x at offset %d (expected 0x%08x).", magic, at, FRAME_MAGIC));
+      throw new CorruptBlockException(
+          String.format(
+              "Bad frame magic 0x%08x at offset %d (expected 0x%08x).", magic, at, FRAME_MAGIC));
     }
     int version = b.get(at + 4) & 0xff;
     if (version != VERSION) {
-      throw new CorruptBlockException("Frame at offset " + at + " has format version " + version
-          + "; this reader reads version " + VERSION + ".");
+      throw new CorruptBlockException(
+          "Frame at offset "
+              + at
+              + " has format version "
+              + version
+              + "; this reader reads version "
+              + VERSION
+              + ".");
     }
     int codecId = b.get(at + 5) & 0xff;
     CodecFormat format = CodecFormat.ofId(codecId);
@@ -80,26 +106,50 @@ public record FrameHeader(CodecFormat format, int flags, int rawLength, int stor
     int stored = b.getInt(at + 12);
     int checksum = b.getInt(at + 16);
     if (format == null) {
-      throw new CorruptBlockException("Frame at offset " + at + " names unknown codec id "
-          + codecId + ".");
+      throw new CorruptBlockException(
+          "Frame at offset " + at + " names unknown codec id " + codecId + ".");
     }
     if ((flags & ~FLAG_STORED_RAW) != 0 || reserved != 0) {
-      throw new CorruptBlockException("Frame at offset " + at + " has unknown flags 0x"
-          + Integer.toHexString(flags) + " or reserved byte " + reserved + ".");
+      throw new CorruptBlockException(
+          "Frame at offset "
+              + at
+              + " has unknown flags 0x"
+              + Integer.toHexString(flags)
+              + " or reserved byte "
+              + reserved
+              + ".");
     }
     if (raw < 1 || raw > MAX_BLOCK_SIZE) {
-      throw new CorruptBlockException("Frame at offset " + at + " declares raw length " + raw
-          + ", outside 1.." + MAX_BLOCK_SIZE + ".");
+      throw new CorruptBlockException(
+          "Frame at offset "
+              + at
+              + " declares raw length "
+              + raw
+              + ", outside 1.."
+              + MAX_BLOCK_SIZE
+              + ".");
     }
     boolean storedRaw = (flags & FLAG_STORED_RAW) != 0;
     // Compressed payloads are kept only when strictly smaller than the raw block.
     if (stored < 1 || stored > raw || storedRaw != (stored == raw)) {
-      throw new CorruptBlockException("Frame at offset " + at + " declares stored length "
-          + stored + " for raw length " + raw + (storedRaw ? " stored raw." : " compressed."));
+      throw new CorruptBlockException(
+          "Frame at offset "
+              + at
+              + " declares stored length "
+              + stored
+              + " for raw length "
+              + raw
+              + (storedRaw ? " stored raw." : " compressed."));
     }
     if ((long) buf.limit() - at - FRAME_HEADER_LENGTH < stored) {
-      throw new CorruptBlockException("Truncated frame at offset " + at + ": payload of "
-          + stored + " bytes, only " + (buf.limit() - at - FRAME_HEADER_LENGTH) + " left.");
+      throw new CorruptBlockException(
+          "Truncated frame at offset "
+              + at
+              + ": payload of "
+              + stored
+              + " bytes, only "
+              + (buf.limit() - at - FRAME_HEADER_LENGTH)
+              + " left.");
     }
     return new FrameHeader(format, flags, raw, stored, checksum);
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import java.nio.ByteBuffer;
@@ -6,24 +19,27 @@ import java.util.Arrays;
 
 /**
  * A cheap test, before the codec call, for blocks a deflate codec would not shrink: random or
- * already compressed bytes, for which deflate works hard (it is slowest on them) only for the
- * block to be stored raw.
+ * already compressed bytes, for which deflate works hard (it is slowest on them) only for the block
+ * to be stored raw.
  *
- * <p>It reads 64-byte runs spread over the block (one per KiB, at a pseudo-random place in it:
- * 16 KiB of a 256 KiB block; at least 64 runs, at most 256) and calls the block incompressible
- * only when both hold:
+ * <p>It reads 64-byte runs spread over the block (one per KiB, at a pseudo-random place in it: 16
+ * KiB of a 256 KiB block; at least 64 runs, at most 256) and calls the block incompressible only
+ * when both hold:
+ *
  * <ul>
- *   <li>the bytes' order-0 entropy is at least {@value #MIN_BITS} bits per byte, so Huffman
- *   coding could save at most about 1%;</li>
+ *   <li>the bytes' order-0 entropy is at least {@value #MIN_BITS} bits per byte, so Huffman coding
+ *       could save at most about 1%;
  *   <li>at most {@value #MAX_REPEATS} of the runs' 8-byte sequences repeat one seen before, so
- *   there are next to no matches worth having for the LZ77 stage (repeated blocks of
- *   random-looking bytes, which deflate does shrink, show dozens to thousands). Shorter sequences
- *   would count the few constant bytes between a serializer's records: Kryo's class ids and
- *   lengths around 1,000 random bytes repeat as 4-byte sequences, which deflate cannot use.</li>
+ *       there are next to no matches worth having for the LZ77 stage (repeated blocks of
+ *       random-looking bytes, which deflate does shrink, show dozens to thousands). Shorter
+ *       sequences would count the few constant bytes between a serializer's records: Kryo's class
+ *       ids and lengths around 1,000 random bytes repeat as 4-byte sequences, which deflate cannot
+ *       use.
  * </ul>
+ *
  * A first look at a quarter of the runs ends the test for the usual, compressible block (entropy
- * under {@value #EARLY_BITS} bits): a few microseconds, against a millisecond or more for
- * deflating 256 KiB. Blocks under {@value #MIN_BLOCK} bytes are not tested.
+ * under {@value #EARLY_BITS} bits): a few microseconds, against a millisecond or more for deflating
+ * 256 KiB. Blocks under {@value #MIN_BLOCK} bytes are not tested.
  *
  * <p>A wrong "incompressible" only costs ratio (that block is stored raw), never data. Not
  * thread-safe; one per encoder.
@@ -31,8 +47,10 @@ import java.util.Arrays;
 public final class IncompressibleProbe {
   static final int MIN_BLOCK = 16 * 1024;
   static final int RUN = 64;
+
   /** Runs per block: one per KiB, at least 64 (a quarter of a 16 KiB block), at most 256. */
   static final int MIN_RUNS = 64;
+
   static final int MAX_RUNS = 256;
   static final double EARLY_BITS = 7.6;
   static final double MIN_BITS = 7.9;
@@ -86,8 +104,8 @@ public final class IncompressibleProbe {
 
   /**
    * Where run {@code r} starts: somewhere in the r-th stride, at a fixed pseudo-random place, so
-   * that the runs do not fall in step with periodic data (a blob repeated every n bytes) and
-   * miss its repeats.
+   * that the runs do not fall in step with periodic data (a blob repeated every n bytes) and miss
+   * its repeats.
    */
   static int start(int r, int stride) {
     int jitter = ((r + 1) * 0x9E3779B1) >>> 8;
@@ -101,8 +119,8 @@ public final class IncompressibleProbe {
   }
 
   /**
-   * Order-0 entropy of the counted bytes, in bits per byte, with the Miller-Madow correction
-   * (a sample of a few thousand bytes otherwise reads random bytes as visibly under 8 bits).
+   * Order-0 entropy of the counted bytes, in bits per byte, with the Miller-Madow correction (a
+   * sample of a few thousand bytes otherwise reads random bytes as visibly under 8 bits).
    */
   static double bits(int[] histogram, int total) {
     double sum = 0;

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static io.github.kaeshuffle.format.BlockFormat.FOOTER_LENGTH;
@@ -17,8 +30,8 @@ import java.util.zip.CRC32C;
 /**
  * The block index of one segment, read from the segment's end before any block is touched: every
  * block's offset, raw and stored length. Parsing checks the footer magic, the index checksum, and
- * that the entries describe contiguous frames that end exactly where the index starts, so a
- * reader can trust offsets and sizes (frame headers are still checked again when decoded).
+ * that the entries describe contiguous frames that end exactly where the index starts, so a reader
+ * can trust offsets and sizes (frame headers are still checked again when decoded).
  */
 public final class SegmentIndex {
   private final long[] offsets;
@@ -45,8 +58,13 @@ public final class SegmentIndex {
     long count = b.getInt(end - FOOTER_LENGTH + 16) & 0xffffffffL;
     long indexLength = BlockFormat.indexLength(count);
     if (indexLength > end) {
-      throw new CorruptBlockException("Segment footer declares " + count + " blocks, more than "
-          + "its " + end + " bytes can hold: the segment is truncated or corrupt.");
+      throw new CorruptBlockException(
+          "Segment footer declares "
+              + count
+              + " blocks, more than "
+              + "its "
+              + end
+              + " bytes can hold: the segment is truncated or corrupt.");
     }
     return parseIndex(b.slice(end - (int) indexLength, (int) indexLength), end - indexLength);
   }
@@ -66,30 +84,44 @@ public final class SegmentIndex {
     int footer = end - FOOTER_LENGTH;
     int magic = b.getInt(footer + 28);
     if (magic != FOOTER_MAGIC) {
-      throw new CorruptBlockException(String.format(
-          "Bad segment footer magic 0x%08x (expected 0x%08x): the segment is truncated or"
-              + " corrupt.", magic, FOOTER_MAGIC));
+      throw new CorruptBlockException(
+          String.format(
+              "Bad segment footer magic 0x%08x (expected 0x%08x): the segment is truncated or"
+                  + " corrupt.",
+              magic, FOOTER_MAGIC));
     }
     long totalRaw = b.getLong(footer);
     long indexOffset = b.getLong(footer + 8);
     long count = b.getInt(footer + 16) & 0xffffffffL;
     int version = b.get(footer + 20) & 0xff;
     if (version != VERSION) {
-      throw new CorruptBlockException("Segment index has format version " + version
-          + "; this reader reads version " + VERSION + ".");
+      throw new CorruptBlockException(
+          "Segment index has format version "
+              + version
+              + "; this reader reads version "
+              + VERSION
+              + ".");
     }
     if (count < 1 || BlockFormat.indexLength(count) != end || indexOffset != framesLength) {
-      throw new CorruptBlockException("Segment footer is inconsistent: " + count
-          + " blocks in an index of " + end + " bytes, frames end at " + indexOffset
-          + " but take " + framesLength + " bytes.");
+      throw new CorruptBlockException(
+          "Segment footer is inconsistent: "
+              + count
+              + " blocks in an index of "
+              + end
+              + " bytes, frames end at "
+              + indexOffset
+              + " but take "
+              + framesLength
+              + " bytes.");
     }
     CRC32C crc = new CRC32C();
     crc.update(b.duplicate().limit(footer + 24).position(0));
     int expected = b.getInt(footer + 24);
     if ((int) crc.getValue() != expected) {
-      throw new CorruptBlockException(String.format(
-          "Segment index checksum mismatch: stored 0x%08x, computed 0x%08x.", expected,
-          (int) crc.getValue()));
+      throw new CorruptBlockException(
+          String.format(
+              "Segment index checksum mismatch: stored 0x%08x, computed 0x%08x.",
+              expected, (int) crc.getValue()));
     }
     if (b.getInt(0) != INDEX_MAGIC || (b.getInt(4) & 0xffffffffL) != count) {
       throw new CorruptBlockException("Segment index head is inconsistent with its footer.");
@@ -105,19 +137,38 @@ public final class SegmentIndex {
       offsets[i] = b.getLong(e);
       raw[i] = b.getInt(e + 8);
       stored[i] = b.getInt(e + 12);
-      if (offsets[i] != expectedOffset || raw[i] < 1 || raw[i] > MAX_BLOCK_SIZE
-          || stored[i] < 1 || stored[i] > raw[i]) {
-        throw new CorruptBlockException("Segment index entry " + i + " is inconsistent: offset "
-            + offsets[i] + " (expected " + expectedOffset + "), raw " + raw[i] + ", stored "
-            + stored[i] + ".");
+      if (offsets[i] != expectedOffset
+          || raw[i] < 1
+          || raw[i] > MAX_BLOCK_SIZE
+          || stored[i] < 1
+          || stored[i] > raw[i]) {
+        throw new CorruptBlockException(
+            "Segment index entry "
+                + i
+                + " is inconsistent: offset "
+                + offsets[i]
+                + " (expected "
+                + expectedOffset
+                + "), raw "
+                + raw[i]
+                + ", stored "
+                + stored[i]
+                + ".");
       }
       expectedOffset += FRAME_HEADER_LENGTH + stored[i];
       rawSum += raw[i];
     }
     if (expectedOffset != indexOffset || rawSum != totalRaw) {
-      throw new CorruptBlockException("Segment index entries add up to " + expectedOffset
-          + " bytes and " + rawSum + " raw bytes; the footer says " + indexOffset + " and "
-          + totalRaw + ".");
+      throw new CorruptBlockException(
+          "Segment index entries add up to "
+              + expectedOffset
+              + " bytes and "
+              + rawSum
+              + " raw bytes; the footer says "
+              + indexOffset
+              + " and "
+              + totalRaw
+              + ".");
     }
     return new SegmentIndex(offsets, raw, stored, totalRaw, indexOffset + end);
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static io.github.kaeshuffle.format.BlockFormat.FOOTER_LENGTH;
@@ -18,8 +31,8 @@ import java.util.zip.CRC32C;
 /**
  * Collects the frames of one segment, in order, and writes the block index that closes it: the one
  * place a segment's frames and tail are made, for both writers ({@link SegmentWriter}, which
- * streams frames out as they come, and the block writer, which keeps or spills them first), and
- * the ledger a streaming reader checks a segment's index against. Frames are contiguous from the
+ * streams frames out as they come, and the block writer, which keeps or spills them first), and the
+ * ledger a streaming reader checks a segment's index against. Frames are contiguous from the
  * segment's start.
  */
 public final class SegmentIndexBuilder {
@@ -39,8 +52,8 @@ public final class SegmentIndexBuilder {
   }
 
   /**
-   * Encodes the remaining bytes of {@code raw} as the segment's next frame, written at
-   * {@code out}'s position (which advances), and records it; returns the frame's length.
+   * Encodes the remaining bytes of {@code raw} as the segment's next frame, written at {@code
+   * out}'s position (which advances), and records it; returns the frame's length.
    */
   public int encode(BlockEncoder encoder, ByteBuffer raw, ByteBuffer out) throws CodecException {
     int rawLength = raw.remaining();
@@ -50,8 +63,8 @@ public final class SegmentIndexBuilder {
   }
 
   /**
-   * Writes the index that closes the segment after its frames; returns its length. A segment
-   * with no frame has no index either: nothing is written and 0 returned.
+   * Writes the index that closes the segment after its frames; returns its length. A segment with
+   * no frame has no index either: nothing is written and 0 returned.
    */
   public int writeIndex(OutputStream out) throws IOException {
     if (count == 0) {
@@ -93,8 +106,13 @@ public final class SegmentIndexBuilder {
       b.putLong(offset).putInt(raw).putInt(stored);
       offset += BlockFormat.FRAME_HEADER_LENGTH + stored;
     }
-    b.putLong(totalRaw).putLong(framesLength).putInt(count).put((byte) VERSION)
-        .put((byte) 0).put((byte) 0).put((byte) 0);
+    b.putLong(totalRaw)
+        .putLong(framesLength)
+        .putInt(count)
+        .put((byte) VERSION)
+        .put((byte) 0)
+        .put((byte) 0)
+        .put((byte) 0);
     CRC32C crc = new CRC32C();
     crc.update(b.array(), 0, b.position());
     b.putInt((int) crc.getValue()).putInt(FOOTER_MAGIC);

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.CodecException;
@@ -7,8 +20,8 @@ import java.util.List;
 
 /**
  * Reads back the raw bytes of one or more concatenated segments, block by block: each block is
- * decoded whole (one codec call) into a reused buffer and served from there. The segments are
- * split and their indexes checked up front, so a bad index fails before any byte is returned.
+ * decoded whole (one codec call) into a reused buffer and served from there. The segments are split
+ * and their indexes checked up front, so a bad index fails before any byte is returned.
  */
 public final class SegmentInputStream extends BlockSourceInputStream {
   private final BlockDecoder decoder;

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
@@ -24,7 +37,8 @@ import java.nio.ByteOrder;
 public final class SegmentStreamDecoder extends BlockSourceInputStream {
   private final InputStream in;
   private final BlockDecoder decoder;
-  private ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+  private ByteBuffer frame =
+      ByteBuffer.allocate(FRAME_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
   private ByteBuffer block = ByteBuffer.allocate(0);
   private final SegmentIndexBuilder seen = new SegmentIndexBuilder();
 
@@ -46,8 +60,10 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
       int got = readUpTo(frame, 8);
       if (got == 0) {
         if (seen.blockCount() > 0) {
-          throw new CorruptBlockException("Truncated segment: the stream ends after "
-              + seen.blockCount() + " frames, before the segment's index.");
+          throw new CorruptBlockException(
+              "Truncated segment: the stream ends after "
+                  + seen.blockCount()
+                  + " frames, before the segment's index.");
         }
         return false;
       }
@@ -60,8 +76,8 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
         continue;
       }
       if (magic != FRAME_MAGIC) {
-        throw new CorruptBlockException(String.format(
-            "Bad magic 0x%08x: neither a frame nor a segment index.", magic));
+        throw new CorruptBlockException(
+            String.format("Bad magic 0x%08x: neither a frame nor a segment index.", magic));
       }
       readFully(frame, FRAME_HEADER_LENGTH);
       int stored = frame.getInt(12);
@@ -87,8 +103,8 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
 
   private void readIndex(long count) throws IOException {
     if (count < 1 || count != seen.blockCount()) {
-      throw new CorruptBlockException("Segment index declares " + count + " blocks after "
-          + seen.blockCount() + " frames.");
+      throw new CorruptBlockException(
+          "Segment index declares " + count + " blocks after " + seen.blockCount() + " frames.");
     }
     int length = Math.toIntExact(BlockFormat.indexLength(count));
     ByteBuffer index = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
@@ -97,9 +113,14 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
     SegmentIndex parsed = SegmentIndex.parseIndex(index.flip(), seen.framesLength());
     ByteBuffer expected = seen.build();
     if (!expected.equals(index.rewind())) {
-      throw new CorruptBlockException("Segment index does not describe the " + count
-          + " frames read before it (" + parsed.totalRawLength() + " raw bytes indexed, "
-          + seen.totalRawLength() + " read).");
+      throw new CorruptBlockException(
+          "Segment index does not describe the "
+              + count
+              + " frames read before it ("
+              + parsed.totalRawLength()
+              + " raw bytes indexed, "
+              + seen.totalRawLength()
+              + " read).");
     }
     seen.reset();
   }
@@ -120,8 +141,9 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
   private void readFully(ByteBuffer b, int upTo) throws IOException {
     readUpTo(b, upTo);
     if (b.position() < upTo) {
-      throw new CorruptBlockException("Truncated segment: the stream ended inside a frame or an"
-          + " index.", new EOFException());
+      throw new CorruptBlockException(
+          "Truncated segment: the stream ended inside a frame or an" + " index.",
+          new EOFException());
     }
   }
 

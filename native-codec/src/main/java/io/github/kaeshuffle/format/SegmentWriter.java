@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.CodecException;
@@ -6,9 +19,9 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 
 /**
- * Turns a stream of bytes into one segment: the bytes are cut into blocks of exactly
- * {@code blockSize} raw bytes (the last may be shorter), each block is encoded with one codec call
- * and written as a frame, and {@link #finish()} appends the block index. Writing nothing produces
+ * Turns a stream of bytes into one segment: the bytes are cut into blocks of exactly {@code
+ * blockSize} raw bytes (the last may be shorter), each block is encoded with one codec call and
+ * written as a frame, and {@link #finish()} appends the block index. Writing nothing produces
  * nothing: an empty segment takes zero bytes. Not thread-safe.
  *
  * <p>The encoder is borrowed: closing this writer does not close it, nor the sink.
@@ -21,6 +34,7 @@ public final class SegmentWriter extends OutputStream {
   private final SegmentIndexBuilder index = new SegmentIndexBuilder();
   private long bytesWritten;
   private boolean finished;
+
   /** The first failure: the segment is broken and every later call says so, never succeeds. */
   private Exception failed;
 
@@ -108,8 +122,8 @@ public final class SegmentWriter extends OutputStream {
   }
 
   /**
-   * Encodes the last partial block and writes the index; returns the segment's length in bytes
-   * (0 when nothing was written). Idempotent once it succeeded; after any failure (here or in an
+   * Encodes the last partial block and writes the index; returns the segment's length in bytes (0
+   * when nothing was written). Idempotent once it succeeded; after any failure (here or in an
    * earlier write) it throws again, so a caller that retries - or a serializer that swallows the
    * first exception when it closes its stream - can never take a broken segment for a whole one.
    * Does not flush or close the sink.

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -47,19 +60,30 @@ class CodecRoundTripProperties {
 
   @Provide
   Arbitrary<String> buffers() {
-    return Arbitraries.of("array", "heap", "direct", "heap-to-direct", "direct-to-heap",
-        "readonly-heap", "readonly-direct");
+    return Arbitraries.of(
+        "array",
+        "heap",
+        "direct",
+        "heap-to-direct",
+        "direct-to-heap",
+        "readonly-heap",
+        "readonly-direct");
   }
 
   @Property(tries = 400)
-  void roundTripRestoresTheBlock(@ForAll("codecs") String name, @ForAll("sizes") int size,
-      @ForAll("kinds") String kind, @ForAll("buffers") String buffers, @ForAll long seed)
+  void roundTripRestoresTheBlock(
+      @ForAll("codecs") String name,
+      @ForAll("sizes") int size,
+      @ForAll("kinds") String kind,
+      @ForAll("buffers") String buffers,
+      @ForAll long seed)
       throws Exception {
     BlockCodec c = codec(name);
     byte[] raw = TestCodecs.data(kind, size, seed);
     int bound = c.maxCompressedLength(size);
     assertTrue(bound >= size, "bound " + bound + " below raw size " + size);
-    try (BlockCompressor comp = c.newCompressor(); BlockDecompressor dec = c.newDecompressor()) {
+    try (BlockCompressor comp = c.newCompressor();
+        BlockDecompressor dec = c.newDecompressor()) {
       byte[] compressed;
       byte[] restored;
       if (buffers.equals("array")) {
@@ -123,8 +147,8 @@ class CodecRoundTripProperties {
   }
 
   private static ByteBuffer buffer(byte[] data, boolean direct) {
-    ByteBuffer b = direct ? ByteBuffer.allocateDirect(data.length) : ByteBuffer.allocate(
-        data.length);
+    ByteBuffer b =
+        direct ? ByteBuffer.allocateDirect(data.length) : ByteBuffer.allocate(data.length);
     b.put(data).flip();
     return b;
   }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -53,7 +66,9 @@ class HostileInputTest {
     try (BlockDecompressor d = c.newDecompressor()) {
       for (int len = 0; len < z.length; len += Math.max(1, z.length / 300)) {
         byte[] cut = Arrays.copyOf(z, len);
-        assertThrows(CodecException.class, () -> decodeOrThrow(d, cut, raw.length, null),
+        assertThrows(
+            CodecException.class,
+            () -> decodeOrThrow(d, cut, raw.length, null),
             c.name() + " accepted a block truncated to " + len + " of " + z.length + " bytes");
       }
       decodeOrThrow(d, z, raw.length, raw); // the context still works after all those errors
@@ -67,11 +82,14 @@ class HostileInputTest {
     byte[] z = compress(c, raw);
     try (BlockDecompressor d = c.newDecompressor()) {
       for (int wrong : new int[] {0, 1, raw.length - 1, raw.length + 1, raw.length * 4}) {
-        assertThrows(CorruptBlockException.class, () -> decodeOrThrow(d, z, wrong, null),
+        assertThrows(
+            CorruptBlockException.class,
+            () -> decodeOrThrow(d, z, wrong, null),
             c.name() + " accepted raw length " + wrong + " for a " + raw.length + "-byte block");
       }
       byte[] trailing = Arrays.copyOf(z, z.length + 5);
-      assertThrows(CorruptBlockException.class,
+      assertThrows(
+          CorruptBlockException.class,
           () -> decodeOrThrow(d, trailing, raw.length, null),
           c.name() + " accepted trailing bytes");
       decodeOrThrow(d, z, raw.length, raw);
@@ -121,24 +139,34 @@ class HostileInputTest {
   void destinationsThatAreTooSmallAreRefusedBeforeTheCall(BlockCodec c) throws Exception {
     byte[] raw = TestCodecs.data("random", 10_000, 4);
     int bound = c.maxCompressedLength(raw.length);
-    try (BlockCompressor comp = c.newCompressor(); BlockDecompressor d = c.newDecompressor()) {
-      assertThrows(IllegalArgumentException.class,
+    try (BlockCompressor comp = c.newCompressor();
+        BlockDecompressor d = c.newDecompressor()) {
+      assertThrows(
+          IllegalArgumentException.class,
           () -> comp.compress(raw, 0, raw.length, new byte[bound - 1], 0, bound - 1));
-      assertThrows(IndexOutOfBoundsException.class,
+      assertThrows(
+          IndexOutOfBoundsException.class,
           () -> comp.compress(raw, 0, raw.length + 1, new byte[bound], 0, bound));
-      assertThrows(IndexOutOfBoundsException.class,
+      assertThrows(
+          IndexOutOfBoundsException.class,
           () -> comp.compress(raw, -1, 10, new byte[bound], 0, bound));
-      assertThrows(IllegalArgumentException.class,
+      assertThrows(
+          IllegalArgumentException.class,
           () -> comp.compress(ByteBuffer.wrap(raw), ByteBuffer.allocateDirect(bound - 1)));
       byte[] z = compress(c, raw);
-      assertThrows(IndexOutOfBoundsException.class,
+      assertThrows(
+          IndexOutOfBoundsException.class,
           () -> d.decompress(z, 0, z.length, new byte[raw.length - 1], 0, raw.length));
-      assertThrows(IllegalArgumentException.class,
-          () -> d.decompress(ByteBuffer.wrap(z), ByteBuffer.allocate(raw.length - 1),
-              raw.length));
-      assertThrows(java.nio.ReadOnlyBufferException.class,
-          () -> d.decompress(ByteBuffer.wrap(z), ByteBuffer.allocate(raw.length)
-              .asReadOnlyBuffer(), raw.length));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> d.decompress(ByteBuffer.wrap(z), ByteBuffer.allocate(raw.length - 1), raw.length));
+      assertThrows(
+          java.nio.ReadOnlyBufferException.class,
+          () ->
+              d.decompress(
+                  ByteBuffer.wrap(z),
+                  ByteBuffer.allocate(raw.length).asReadOnlyBuffer(),
+                  raw.length));
     }
   }
 
@@ -152,8 +180,7 @@ class HostileInputTest {
     d.close();
     byte[] raw = new byte[100];
     byte[] out = new byte[c.maxCompressedLength(100)];
-    assertThrows(IllegalStateException.class, () -> comp.compress(raw, 0, 100, out, 0,
-        out.length));
+    assertThrows(IllegalStateException.class, () -> comp.compress(raw, 0, 100, out, 0, out.length));
     assertThrows(IllegalStateException.class, () -> d.decompress(out, 0, 10, raw, 0, 100));
   }
 

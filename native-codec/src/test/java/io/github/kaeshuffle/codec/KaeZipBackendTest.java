@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,7 +61,8 @@ class KaeZipBackendTest {
     byte[] z = new byte[c.maxCompressedLength(raw.length)];
     byte[] back = new byte[raw.length];
     long inflates = StandInZlib.inflateCalls();
-    try (BlockCompressor comp = c.newCompressor(); BlockDecompressor d = c.newDecompressor()) {
+    try (BlockCompressor comp = c.newCompressor();
+        BlockDecompressor d = c.newDecompressor()) {
       int n = comp.compress(raw, 0, raw.length, z, 0, z.length);
       d.decompress(z, 0, n, back, 0, raw.length);
     }
@@ -73,8 +87,12 @@ class KaeZipBackendTest {
       {TestCodecs.testLib("libzfailinit.so"), "LIB_INIT"},
     };
     for (String[] k : cases) {
-      CodecOptions o = CodecOptions.builder().codec(CodecKind.KAEZIP).kaezipLibrary(k[0])
-          .kaezipSkipHardwareCheck(true).build();
+      CodecOptions o =
+          CodecOptions.builder()
+              .codec(CodecKind.KAEZIP)
+              .kaezipLibrary(k[0])
+              .kaezipSkipHardwareCheck(true)
+              .build();
       Codecs.Selection s = Codecs.select(o);
       assertEquals(CodecKind.ZLIB.id(), s.codec().name(), s.reason());
       assertTrue(s.reason().contains(k[1]) && s.reason().contains(k[0]), s.reason());
@@ -86,8 +104,11 @@ class KaeZipBackendTest {
   @Test
   void aLibraryThatAbortsIsNeverLoadedWithoutTheHardware() throws Exception {
     // On this host the guard says no, so the library that would kill the JVM is never opened.
-    CodecOptions o = CodecOptions.builder().codec(CodecKind.KAEZIP)
-        .kaezipLibrary(TestCodecs.testLib("libabortonload.so")).build();
+    CodecOptions o =
+        CodecOptions.builder()
+            .codec(CodecKind.KAEZIP)
+            .kaezipLibrary(TestCodecs.testLib("libabortonload.so"))
+            .build();
     Codecs.Selection s = Codecs.select(o);
     assertEquals(CodecKind.ZLIB.id(), s.codec().name());
     assertTrue(s.reason().contains("KAEzip not used"), s.reason());
@@ -99,11 +120,14 @@ class KaeZipBackendTest {
   void autoPrefersKaezipThenLibdeflateThenZlib() throws Exception {
     CodecOptions withStandIn = TestCodecs.kaezipStandIn().toBuilder().codec(CodecKind.AUTO).build();
     assertEquals(CodecKind.KAEZIP.id(), Codecs.select(withStandIn).codec().name());
-    CodecOptions noKae = CodecOptions.builder().codec(CodecKind.AUTO)
-        .kaezipLibrary("/nonexistent/libz.so").kaezipSkipHardwareCheck(true).build();
+    CodecOptions noKae =
+        CodecOptions.builder()
+            .codec(CodecKind.AUTO)
+            .kaezipLibrary("/nonexistent/libz.so")
+            .kaezipSkipHardwareCheck(true)
+            .build();
     assertEquals(CodecKind.LIBDEFLATE.id(), Codecs.select(noKae).codec().name());
-    CodecOptions noLibdeflate = noKae.toBuilder().libdeflateLibrary("/nonexistent/ld.so")
-        .build();
+    CodecOptions noLibdeflate = noKae.toBuilder().libdeflateLibrary("/nonexistent/ld.so").build();
     Codecs.Selection s = Codecs.select(noLibdeflate);
     assertEquals(CodecKind.ZLIB.id(), s.codec().name());
     assertTrue(s.reason().contains("libdeflate not used"), s.reason());
@@ -122,8 +146,8 @@ class KaeZipBackendTest {
     assertTrue(yes.present(), yes.reason());
     assertTrue(KaeZipDetector.detect(root, "arm64").present());
     assertFalse(KaeZipDetector.detect(root, "amd64").present(), "never on x86_64");
-    Files.writeString(proc.resolve("cpuinfo"),
-        HISILICON_CPUINFO.replace("0x48", "0x41")); // an ARM Ltd core
+    Files.writeString(
+        proc.resolve("cpuinfo"), HISILICON_CPUINFO.replace("0x48", "0x41")); // an ARM Ltd core
     KaeZipDetector.Result arm = KaeZipDetector.detect(root, "aarch64");
     assertFalse(arm.present());
     assertTrue(arm.reason().contains("0x48"), arm.reason());
@@ -141,15 +165,20 @@ class KaeZipBackendTest {
 
   @Test
   void badOptionsAreRejectedWithTheAllowedValues() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> CodecOptions.builder().codec("gzip").build());
-    assertTrue(e.getMessage().contains("auto, kaezip, libdeflate, zlib, java, lz4, zstd"),
-        e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> CodecOptions.builder().codec("zlib").level(10).build());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> CodecOptions.builder().codec("gzip").build());
+    assertTrue(
+        e.getMessage().contains("auto, kaezip, libdeflate, zlib, java, lz4, zstd"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CodecOptions.builder().codec("zlib").level(10).build());
     assertTrue(e.getMessage().contains("1 to 9"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class,
-        () -> CodecOptions.builder().codec("zstd").level(0).build());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CodecOptions.builder().codec("zstd").level(0).build());
     assertTrue(e.getMessage().contains("1 to 22"), e.getMessage());
     CodecOptions.builder().codec("libdeflate").level(12).build();
   }

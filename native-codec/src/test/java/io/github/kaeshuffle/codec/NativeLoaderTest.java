@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +32,8 @@ class NativeLoaderTest {
     assertEquals("aarch64", NativeLoader.arch("aarch64"));
     assertEquals("aarch64", NativeLoader.arch("arm64"));
     assertEquals("linux", NativeLoader.os("Linux"));
-    assertTrue(NativeLoader.resourcePath().matches("/linux/(x86_64|aarch64)/libkaeshuffle-.+\\.so"),
+    assertTrue(
+        NativeLoader.resourcePath().matches("/linux/(x86_64|aarch64)/libkaeshuffle-.+\\.so"),
         NativeLoader.resourcePath());
   }
 
@@ -34,7 +48,8 @@ class NativeLoaderTest {
   void aLibraryThatCannotLoadLeavesTheJavaCodecServing() throws Exception {
     List<String> out = probe("-D" + NativeLoader.PATH_PROPERTY + "=/nonexistent/libkae.so", "zlib");
     assertTrue(out.contains("loaded=false"), out.toString());
-    assertTrue(out.stream().anyMatch(l -> l.startsWith("detail=") && l.contains("/nonexistent")),
+    assertTrue(
+        out.stream().anyMatch(l -> l.startsWith("detail=") && l.contains("/nonexistent")),
         out.toString());
     assertTrue(out.contains("codec=java"), out.toString());
     assertTrue(out.contains("roundtrip=ok"), out.toString());

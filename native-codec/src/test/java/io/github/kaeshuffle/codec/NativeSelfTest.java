@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,9 +29,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The C-level tests (codec_selftest.c, load_check.c) for every architecture the jar ships: on
- * this machine's architecture natively, on the other under qemu-user, against the library built
- * for that architecture. Built by build-test-libs.sh.
+ * The C-level tests (codec_selftest.c, load_check.c) for every architecture the jar ships: on this
+ * machine's architecture natively, on the other under qemu-user, against the library built for that
+ * architecture. Built by build-test-libs.sh.
  */
 class NativeSelfTest {
   private static final Pattern RESULT = Pattern.compile("(\\d+) passed, (\\d+) failed");
@@ -42,9 +55,15 @@ class NativeSelfTest {
     // its zlib and libdeflate from the sysroot the build unpacked them into (toolchain.sh).
     pb.environment().put("QEMU_LD_PREFIX", "/usr/" + arch + "-linux-gnu");
     // (given to the emulated program only: qemu itself is a host program).
-    pb.environment().put("QEMU_SET_ENV", "LD_LIBRARY_PATH=" + Path.of(
-        System.getProperty("kaeshuffle.test.crossSysroot", "target/cross"), arch, "libs")
-        .toAbsolutePath());
+    pb.environment()
+        .put(
+            "QEMU_SET_ENV",
+            "LD_LIBRARY_PATH="
+                + Path.of(
+                        System.getProperty("kaeshuffle.test.crossSysroot", "target/cross"),
+                        arch,
+                        "libs")
+                    .toAbsolutePath());
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(5, TimeUnit.MINUTES), "timed out: " + out);
@@ -59,12 +78,15 @@ class NativeSelfTest {
   /** Skips the other architecture's case when the build did not cross-compile it. */
   private static void assumeShipped(String arch) {
     boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
-    assumeTrue(host || crossEnabled(),
+    assumeTrue(
+        host || crossEnabled(),
         "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
   }
 
   private static Path library(String arch) {
-    return Path.of(System.getProperty("kaeshuffle.test.libDir", "target/classes/linux"), arch,
+    return Path.of(
+        System.getProperty("kaeshuffle.test.libDir", "target/classes/linux"),
+        arch,
         "libkaeshuffle-" + System.getProperty("kaeshuffle.test.version") + ".so");
   }
 

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.codec;
 
 import java.nio.file.Files;
@@ -18,16 +31,21 @@ public final class TestCodecs {
   public static String testLib(String name) {
     Path p = nativeTestDir().resolve(name).toAbsolutePath();
     if (!Files.exists(p)) {
-      throw new IllegalStateException(p + " is missing: run the tests through Maven, which builds"
-          + " it in process-test-classes");
+      throw new IllegalStateException(
+          p
+              + " is missing: run the tests through Maven, which builds"
+              + " it in process-test-classes");
     }
     return p.toString();
   }
 
   /** Options for the kaezip backend served by the counting zlib stand-in. */
   public static CodecOptions kaezipStandIn() {
-    return CodecOptions.builder().codec(CodecKind.KAEZIP).kaezipLibrary(testLib("libzstandin.so"))
-        .kaezipSkipHardwareCheck(true).build();
+    return CodecOptions.builder()
+        .codec(CodecKind.KAEZIP)
+        .kaezipLibrary(testLib("libzstandin.so"))
+        .kaezipSkipHardwareCheck(true)
+        .build();
   }
 
   public static BlockCodec exact(String name) {
@@ -36,9 +54,8 @@ public final class TestCodecs {
 
   public static BlockCodec exact(CodecKind name) {
     try {
-      CodecOptions o = name == CodecKind.KAEZIP
-          ? kaezipStandIn()
-          : CodecOptions.builder().codec(name).build();
+      CodecOptions o =
+          name == CodecKind.KAEZIP ? kaezipStandIn() : CodecOptions.builder().codec(name).build();
       return Codecs.exact(o);
     } catch (CodecException e) {
       throw new AssertionError("backend " + name + " must be available on the test machine", e);
@@ -76,19 +93,33 @@ public final class TestCodecs {
         break;
       case "zeros":
         break;
-      case "text": {
-        String[] words = {"shuffle", "spark", "kunpeng", "block", "deflate", "a", "of", "the",
-            "partition", "record", "42", "x"};
-        int i = 0;
-        while (i < size) {
-          byte[] w = (words[(int) Math.min(words.length - 1,
-              Math.abs(r.nextGaussian()) * 4)] + " ").getBytes();
-          int n = Math.min(w.length, size - i);
-          System.arraycopy(w, 0, b, i, n);
-          i += n;
+      case "text":
+        {
+          String[] words = {
+            "shuffle",
+            "spark",
+            "kunpeng",
+            "block",
+            "deflate",
+            "a",
+            "of",
+            "the",
+            "partition",
+            "record",
+            "42",
+            "x"
+          };
+          int i = 0;
+          while (i < size) {
+            byte[] w =
+                (words[(int) Math.min(words.length - 1, Math.abs(r.nextGaussian()) * 4)] + " ")
+                    .getBytes();
+            int n = Math.min(w.length, size - i);
+            System.arraycopy(w, 0, b, i, n);
+            i += n;
+          }
+          break;
         }
-        break;
-      }
       default: // "mixed": runs of random and repeated bytes
         int i = 0;
         while (i < size) {

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -61,7 +74,8 @@ class HostileSegmentTest {
               byte[] back = reader == 0 ? readBuffered(m, d) : readStreamed(m, d);
               // Only a mutation that kept whole segments intact may read back, and then exactly
               // the bytes of those segments (e.g. a cut right after the first segment).
-              assertTrue(Arrays.equals(back, expected) || Arrays.equals(back, a),
+              assertTrue(
+                  Arrays.equals(back, expected) || Arrays.equals(back, a),
                   codec.name() + ": mutation " + i + " read wrong bytes");
             } catch (CorruptBlockException e) {
               rejected++;

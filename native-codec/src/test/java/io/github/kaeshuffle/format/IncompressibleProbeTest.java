@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -28,13 +41,14 @@ class IncompressibleProbeTest {
   private static byte[] block(String kind, int size, long seed) {
     Random r = new Random(seed);
     byte[] b = new byte[size];
-    BiConsumer<Integer, byte[]> repeat = (period, out) -> {
-      byte[] blob = new byte[period];
-      r.nextBytes(blob);
-      for (int i = 0; i < out.length; i++) {
-        out[i] = blob[i % period];
-      }
-    };
+    BiConsumer<Integer, byte[]> repeat =
+        (period, out) -> {
+          byte[] blob = new byte[period];
+          r.nextBytes(blob);
+          for (int i = 0; i < out.length; i++) {
+            out[i] = blob[i % period];
+          }
+        };
     switch (kind) {
       case "random" -> r.nextBytes(b);
       // Kryo-like records of 1,000 random bytes behind a short header (the incompressible
@@ -89,14 +103,24 @@ class IncompressibleProbeTest {
     for (int size : new int[] {BlockFormat.MIN_BLOCK_SIZE, 100_000, BLOCK, 4 << 20}) {
       byte[] b = block(kind, size, size);
       assertTrue(deflateRatio(b) > 0.995, kind + ": deflate shrinks it");
-      assertTrue(new IncompressibleProbe().looksIncompressible(ByteBuffer.wrap(b)),
+      assertTrue(
+          new IncompressibleProbe().looksIncompressible(ByteBuffer.wrap(b)),
           kind + " of " + size + " bytes");
     }
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"text", "mixed", "zeros", "repeated-4k", "repeated-30k", "lowercase",
-      "small-ints", "random-with-text"})
+  @ValueSource(
+      strings = {
+        "text",
+        "mixed",
+        "zeros",
+        "repeated-4k",
+        "repeated-30k",
+        "lowercase",
+        "small-ints",
+        "random-with-text"
+      })
   void blocksDeflateShrinksAreCompressed(String kind) throws CodecException {
     byte[] b = block(kind, BLOCK, 11);
     assertTrue(deflateRatio(b) < 0.95, kind + ": deflate does not shrink it");
@@ -110,7 +134,8 @@ class IncompressibleProbeTest {
     Random r = new Random(3);
     IncompressibleProbe p = new IncompressibleProbe();
     for (int size : new int[] {BlockFormat.MIN_BLOCK_SIZE, 100_000, BLOCK, 1 << 20}) {
-      for (int period = 64; period <= 32 * 1024 && 2 * period <= size;
+      for (int period = 64;
+          period <= 32 * 1024 && 2 * period <= size;
           period = period * 11 / 10 + 1) {
         byte[] blob = new byte[period];
         r.nextBytes(blob);
@@ -118,8 +143,8 @@ class IncompressibleProbeTest {
         for (int i = 0; i < size; i++) {
           b[i] = blob[i % period];
         }
-        assertFalse(p.looksIncompressible(ByteBuffer.wrap(b)), "period " + period + ", block "
-            + size);
+        assertFalse(
+            p.looksIncompressible(ByteBuffer.wrap(b)), "period " + period + ", block " + size);
       }
     }
   }
@@ -128,7 +153,8 @@ class IncompressibleProbeTest {
   void smallBlocksAreNotProbedAndTheBufferIsNotMoved() {
     IncompressibleProbe p = new IncompressibleProbe();
     byte[] random = block("random", 64 * 1024, 5);
-    assertFalse(p.looksIncompressible(ByteBuffer.wrap(random, 0, IncompressibleProbe.MIN_BLOCK - 1)));
+    assertFalse(
+        p.looksIncompressible(ByteBuffer.wrap(random, 0, IncompressibleProbe.MIN_BLOCK - 1)));
     // Only the remaining bytes count, from the buffer's position; position and limit stay.
     byte[] mixed = new byte[2 * BLOCK];
     System.arraycopy(block("text", BLOCK, 1), 0, mixed, 0, BLOCK);
@@ -149,8 +175,10 @@ class IncompressibleProbeTest {
     int[] uniform = new int[256];
     java.util.Arrays.fill(uniform, 64);
     // 8 bits, plus the Miller-Madow term (distinct - 1) / (2 n ln 2).
-    assertEquals(8.0 + 255 / (2.0 * 256 * 64 * Math.log(2)),
-        IncompressibleProbe.bits(uniform, 256 * 64), 1e-9);
+    assertEquals(
+        8.0 + 255 / (2.0 * 256 * 64 * Math.log(2)),
+        IncompressibleProbe.bits(uniform, 256 * 64),
+        1e-9);
     int[] constant = new int[256];
     constant[7] = 4096;
     assertEquals(0.0, IncompressibleProbe.bits(constant, 4096), 1e-9);

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -7,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecException;
-import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecFormat;
+import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import io.github.kaeshuffle.codec.TestCodecs;
@@ -52,12 +65,13 @@ class SegmentFormatTest {
 
   /** Through SegmentStreamDecoder, fed by a stream that returns at most 7 bytes per read. */
   private static byte[] readStreamed(byte[] segments, BlockCodec reader) throws IOException {
-    java.io.InputStream trickle = new java.io.ByteArrayInputStream(segments) {
-      @Override
-      public synchronized int read(byte[] b, int off, int len) {
-        return super.read(b, off, Math.min(len, 7));
-      }
-    };
+    java.io.InputStream trickle =
+        new java.io.ByteArrayInputStream(segments) {
+          @Override
+          public synchronized int read(byte[] b, int off, int len) {
+            return super.read(b, off, Math.min(len, 7));
+          }
+        };
     try (BlockDecoder d = new BlockDecoder(reader)) {
       return new SegmentStreamDecoder(trickle, d).readAllBytes();
     }
@@ -245,8 +259,9 @@ class SegmentFormatTest {
       crc.update(bad, 0, 16);
       crc.update(bad, 20, Math.min(b.getInt(12), bad.length - 20));
       b.putInt(16, (int) crc.getValue());
-      CorruptBlockException e = assertThrows(CorruptBlockException.class,
-          () -> FrameHeader.parse(ByteBuffer.wrap(bad), 0));
+      CorruptBlockException e =
+          assertThrows(
+              CorruptBlockException.class, () -> FrameHeader.parse(ByteBuffer.wrap(bad), 0));
       assertTrue(e.getMessage().contains(k[2]), e.getMessage());
     }
   }
@@ -255,8 +270,10 @@ class SegmentFormatTest {
   void blockSizesOutsideTheRangeAreRefused() {
     BlockCodec zlib = TestCodecs.exact(CodecKind.ZLIB);
     for (int size : new int[] {0, BlockFormat.MIN_BLOCK_SIZE - 1, BlockFormat.MAX_BLOCK_SIZE + 1}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> new SegmentWriter(new BlockEncoder(zlib), size, new ByteArrayOutputStream()));
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new SegmentWriter(new BlockEncoder(zlib), size, new ByteArrayOutputStream()));
       assertTrue(e.getMessage().contains("16 KiB") && e.getMessage().contains("8 MiB"));
     }
   }
@@ -264,8 +281,8 @@ class SegmentFormatTest {
   /** Dropping or repeating a whole frame leaves every frame valid; the index catches it. */
   @Test
   void aLostOrRepeatedFrameIsCaughtByTheIndex() throws IOException {
-    byte[] seg = segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, TestCodecs.data("text",
-        3 * BLOCK, 8));
+    byte[] seg =
+        segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, TestCodecs.data("text", 3 * BLOCK, 8));
     SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg));
     int f1 = (int) idx.offset(1);
     int f2 = (int) idx.offset(2);
@@ -288,19 +305,20 @@ class SegmentFormatTest {
   @Test
   void aFailedSinkLeavesTheSegmentFailed() throws Exception {
     int[] writes = {0};
-    java.io.OutputStream full = new java.io.OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
+    java.io.OutputStream full =
+        new java.io.OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        if (++writes[0] > 2) {
-          throw new IOException("No space left on device");
-        }
-      }
-    };
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            if (++writes[0] > 2) {
+              throw new IOException("No space left on device");
+            }
+          }
+        };
     byte[] data = new byte[100_000];
     new java.util.Random(1).nextBytes(data);
     try (BlockEncoder e = new BlockEncoder(TestCodecs.all().get(0))) {
@@ -311,19 +329,23 @@ class SegmentFormatTest {
       assertThrows(IOException.class, () -> w.write(1));
       // Failing while the index is written also sticks.
       writes[0] = 0;
-      SegmentWriter atIndex = new SegmentWriter(e, 16384, new java.io.OutputStream() {
-        @Override
-        public void write(int b) throws IOException {
-          throw new IOException("No space left on device");
-        }
+      SegmentWriter atIndex =
+          new SegmentWriter(
+              e,
+              16384,
+              new java.io.OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                  throw new IOException("No space left on device");
+                }
 
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          if (len < 64) {
-            throw new IOException("No space left on device");
-          }
-        }
-      });
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                  if (len < 64) {
+                    throw new IOException("No space left on device");
+                  }
+                }
+              });
       atIndex.write(data, 0, 16384);
       assertThrows(IOException.class, atIndex::finish);
       assertThrows(IOException.class, atIndex::finish);

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -31,21 +44,25 @@ class SegmentRoundTripProperties {
   @Provide
   Arbitrary<Integer> blockSizes() {
     return Arbitraries.oneOf(
-        Arbitraries.of(BlockFormat.MIN_BLOCK_SIZE, BlockFormat.DEFAULT_BLOCK_SIZE,
-            BlockFormat.MAX_BLOCK_SIZE),
+        Arbitraries.of(
+            BlockFormat.MIN_BLOCK_SIZE, BlockFormat.DEFAULT_BLOCK_SIZE, BlockFormat.MAX_BLOCK_SIZE),
         Arbitraries.integers().between(BlockFormat.MIN_BLOCK_SIZE, 300_000));
   }
 
   @Provide
   Arbitrary<Integer> dataSizes() {
-    return Arbitraries.oneOf(Arbitraries.of(0, 1, 16 * 1024, 256 * 1024),
-        Arbitraries.integers().between(0, 1_200_000));
+    return Arbitraries.oneOf(
+        Arbitraries.of(0, 1, 16 * 1024, 256 * 1024), Arbitraries.integers().between(0, 1_200_000));
   }
 
   @Property(tries = 120)
-  void segmentsRestoreTheirBytes(@ForAll("codecs") String name,
-      @ForAll("blockSizes") int blockSize, @ForAll("dataSizes") int size,
-      @ForAll("kinds") String kind, @ForAll long seed) throws Exception {
+  void segmentsRestoreTheirBytes(
+      @ForAll("codecs") String name,
+      @ForAll("blockSizes") int blockSize,
+      @ForAll("dataSizes") int size,
+      @ForAll("kinds") String kind,
+      @ForAll long seed)
+      throws Exception {
     BlockCodec codec = CODECS.computeIfAbsent(name, TestCodecs::exact);
     byte[] data = TestCodecs.data(kind, size, seed);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -54,8 +71,10 @@ class SegmentRoundTripProperties {
         SegmentWriter w = new SegmentWriter(enc, blockSize, out)) {
       int i = 0;
       while (i < size) {
-        int n = Math.min(size - i, chunks.nextInt(3) == 0 ? 1 + chunks.nextInt(20)
-            : 1 + chunks.nextInt(100_000));
+        int n =
+            Math.min(
+                size - i,
+                chunks.nextInt(3) == 0 ? 1 + chunks.nextInt(20) : 1 + chunks.nextInt(100_000));
         if (chunks.nextBoolean()) {
           w.write(data, i, n);
         } else {

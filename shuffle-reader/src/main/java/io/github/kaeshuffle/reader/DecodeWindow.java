@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.reader;
 
 import java.io.IOException;
@@ -46,16 +59,19 @@ public final class DecodeWindow implements AutoCloseable {
   public static DecodeWindow allocate(Kind kind, int slots, int slotSize, Path dir)
       throws IOException {
     if (slots < 2 || slotSize < 1 || (long) slots * slotSize > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("A window needs at least 2 slots and under 2 GiB: "
-          + slots + " x " + slotSize + " bytes.");
+      throw new IllegalArgumentException(
+          "A window needs at least 2 slots and under 2 GiB: "
+              + slots
+              + " x "
+              + slotSize
+              + " bytes.");
     }
     int total = slots * slotSize;
     if (kind == Kind.DIRECT) {
       return new DecodeWindow(ByteBuffer.allocateDirect(total), null, slots, slotSize);
     }
     Path f = Files.createTempFile(dir, "kae-window-", ".bin");
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, total);
       return new DecodeWindow(m, f, slots, slotSize);
     } catch (IOException | RuntimeException e) {
@@ -73,8 +89,8 @@ public final class DecodeWindow implements AutoCloseable {
   }
 
   /**
-   * A fresh view of slot {@code i} (position 0, limit its capacity): each user gets its own, so
-   * the decompressor and the reader never share a buffer's position.
+   * A fresh view of slot {@code i} (position 0, limit its capacity): each user gets its own, so the
+   * decompressor and the reader never share a buffer's position.
    */
   public ByteBuffer slot(int i) {
     return slots[i].duplicate().clear();

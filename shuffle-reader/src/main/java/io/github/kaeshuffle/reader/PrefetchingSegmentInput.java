@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.reader;
 
 import io.github.kaeshuffle.format.BlockDecoder;
@@ -20,10 +33,10 @@ import java.util.function.Consumer;
 
 /**
  * Reads the raw bytes of segments held in memory (mapped or fetched), decompressing ahead of the
- * reader: every segment's index was parsed first ({@link io.github.kaeshuffle.format.Segments}),
- * so every block's offset and size are known before anything is decompressed; then a background task decodes the blocks, in order, into the free
- * slots of a {@link DecodeWindow} while the caller (the deserializer) reads filled slots. Memory
- * is the window, whatever the segments' size.
+ * reader: every segment's index was parsed first ({@link io.github.kaeshuffle.format.Segments}), so
+ * every block's offset and size are known before anything is decompressed; then a background task
+ * decodes the blocks, in order, into the free slots of a {@link DecodeWindow} while the caller (the
+ * deserializer) reads filled slots. Memory is the window, whatever the segments' size.
  *
  * <p>A bad block fails the read at that block's position, after all good blocks before it were
  * served. {@link #close()} stops the background task, waits until it no longer touches the window
@@ -47,6 +60,7 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
   private long waitNanos;
   private boolean eof;
   private boolean closed;
+
   /** The producer's failure, thrown again by every read after the first. */
   private IOException failure;
 
@@ -67,12 +81,17 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
    * @param onClose runs after close, once neither the window nor the segments are used any more
    *     (e.g. returns the window, collects the stats); gets this stream
    */
-  public PrefetchingSegmentInput(List<Segment> segments, DecodeWindow window,
-      DecoderLender decoders, ExecutorService executor,
+  public PrefetchingSegmentInput(
+      List<Segment> segments,
+      DecodeWindow window,
+      DecoderLender decoders,
+      ExecutorService executor,
       Consumer<PrefetchingSegmentInput> onClose) {
     if (!fits(segments, window)) {
-      throw new IllegalArgumentException("A block does not fit the window's "
-          + window.slotSize() + "-byte slots: check fits() first.");
+      throw new IllegalArgumentException(
+          "A block does not fit the window's "
+              + window.slotSize()
+              + "-byte slots: check fits() first.");
     }
     this.window = window;
     this.onClose = onClose;
@@ -142,9 +161,10 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
       waitNanos += System.nanoTime() - t0;
     }
     if (f.error() != null) {
-      failure = f.error() instanceof IOException io
-          ? io
-          : new IOException("Decompressing ahead failed: " + f.error(), f.error());
+      failure =
+          f.error() instanceof IOException io
+              ? io
+              : new IOException("Decompressing ahead failed: " + f.error(), f.error());
       throw failure;
     }
     if (f.end()) {

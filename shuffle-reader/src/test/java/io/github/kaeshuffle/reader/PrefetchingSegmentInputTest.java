@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.reader;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -11,11 +24,11 @@ import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import io.github.kaeshuffle.format.BlockDecoder;
-import io.github.kaeshuffle.format.DecoderLender;
-import io.github.kaeshuffle.format.Segments;
 import io.github.kaeshuffle.format.BlockEncoder;
+import io.github.kaeshuffle.format.DecoderLender;
 import io.github.kaeshuffle.format.SegmentIndex;
 import io.github.kaeshuffle.format.SegmentWriter;
+import io.github.kaeshuffle.format.Segments;
 import java.io.ByteArrayOutputStream;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -37,11 +50,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class PrefetchingSegmentInputTest {
   private static final int BLOCK = 16 * 1024;
-  private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "test-decompress");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService POOL =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "test-decompress");
+            t.setDaemon(true);
+            return t;
+          });
 
   @AfterAll
   static void stop() {
@@ -72,11 +87,16 @@ class PrefetchingSegmentInputTest {
     return all.toByteArray();
   }
 
-  private static PrefetchingSegmentInput open(byte[] bytes, DecodeWindow w, java.util.function.Consumer<PrefetchingSegmentInput> onClose)
+  private static PrefetchingSegmentInput open(
+      byte[] bytes, DecodeWindow w, java.util.function.Consumer<PrefetchingSegmentInput> onClose)
       throws Exception {
     BlockCodec codec = zlib();
-    return new PrefetchingSegmentInput(Segments.split(ByteBuffer.wrap(bytes)), w,
-        DecoderLender.fresh(() -> new BlockDecoder(codec)), POOL, onClose);
+    return new PrefetchingSegmentInput(
+        Segments.split(ByteBuffer.wrap(bytes)),
+        w,
+        DecoderLender.fresh(() -> new BlockDecoder(codec)),
+        POOL,
+        onClose);
   }
 
   @ParameterizedTest
@@ -110,7 +130,7 @@ class PrefetchingSegmentInputTest {
   void theDecompressorNeverRunsMoreThanTheWindowAhead(@TempDir Path dir) throws Exception {
     byte[] big = data(300 * BLOCK, 4);
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 4, BLOCK, dir);
-        PrefetchingSegmentInput in = open(segments(big), w, x -> { })) {
+        PrefetchingSegmentInput in = open(segments(big), w, x -> {})) {
       assertEquals(4L * BLOCK, w.bytes(), "memory is the window, not the segment");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (in.blocksReady() < 4 && System.nanoTime() < deadline) {
@@ -132,7 +152,7 @@ class PrefetchingSegmentInputTest {
     SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(seg));
     seg[(int) idx.offset(5) + 30] ^= 0x10; // inside block 5's payload
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 3, BLOCK, dir);
-        PrefetchingSegmentInput in = open(seg, w, x -> { })) {
+        PrefetchingSegmentInput in = open(seg, w, x -> {})) {
       byte[] good = new byte[5 * BLOCK];
       assertEquals(5 * BLOCK, in.readNBytes(good, 0, good.length));
       assertArrayEquals(Arrays.copyOf(raw, 5 * BLOCK), good);
@@ -146,7 +166,7 @@ class PrefetchingSegmentInputTest {
     byte[] seg = segments(data(3 * BLOCK, 6));
     seg[seg.length - 20] ^= 1; // in the footer
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
-      assertThrows(CorruptBlockException.class, () -> open(seg, w, x -> { }));
+      assertThrows(CorruptBlockException.class, () -> open(seg, w, x -> {}));
     }
   }
 
@@ -173,23 +193,31 @@ class PrefetchingSegmentInputTest {
     BlockCodec codec = zlib();
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
       // A decoder that is not ready until released keeps the reader waiting.
-      PrefetchingSegmentInput in = new PrefetchingSegmentInput(
-          Segments.split(ByteBuffer.wrap(seg)), w, DecoderLender.fresh(() -> {
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            return new BlockDecoder(codec);
-          }), POOL, x -> { });
+      PrefetchingSegmentInput in =
+          new PrefetchingSegmentInput(
+              Segments.split(ByteBuffer.wrap(seg)),
+              w,
+              DecoderLender.fresh(
+                  () -> {
+                    try {
+                      release.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                    return new BlockDecoder(codec);
+                  }),
+              POOL,
+              x -> {});
       AtomicReference<Throwable> thrown = new AtomicReference<>();
-      Thread reader = new Thread(() -> {
-        try {
-          in.read();
-        } catch (Throwable t) {
-          thrown.set(t);
-        }
-      });
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  in.read();
+                } catch (Throwable t) {
+                  thrown.set(t);
+                }
+              });
       reader.start();
       Thread.sleep(200);
       reader.interrupt();
@@ -202,7 +230,8 @@ class PrefetchingSegmentInputTest {
 
   @Test
   void windowsNeedTwoSlots(@TempDir Path dir) {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 1, BLOCK, dir));
   }
 }

@@ -1,5 +1,19 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.yarn;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,8 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
@@ -34,33 +46,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A YARN NodeManager auxiliary service that serves shuffle files to Spark's external-shuffle
- * client (`spark.shuffle.service.enabled=true`), so shuffle output outlives its executors and
- * dynamic allocation can release them.
+ * A YARN NodeManager auxiliary service that serves shuffle files to Spark's external-shuffle client
+ * (`spark.shuffle.service.enabled=true`), so shuffle output outlives its executors and dynamic
+ * allocation can release them.
  *
  * <p>The protocol is Spark's own: {@link ExternalBlockHandler} (executor registration, block and
  * batch fetches, removal of an application's data) behind Spark's Netty {@link TransportServer},
- * with Spark's authentication ({@code spark.authenticate}) when enabled. It reads Spark's
- * {@code .data}/{@code .index} layout, so files of KAE Shuffle and of Spark's built-in sort
- * shuffle are served alike.
+ * with Spark's authentication ({@code spark.authenticate}) when enabled. It reads Spark's {@code
+ * .data}/{@code .index} layout, so files of KAE Shuffle and of Spark's built-in sort shuffle are
+ * served alike.
  *
  * <p>State that must survive a NodeManager restart is kept in RocksDB under the NodeManager's
  * recovery directory: executor registrations (Spark's {@code registeredExecutors.rdb}) and each
  * application's secret ({@code kaeShuffleSecrets.rdb}).
  *
  * <p>Settings, from the NodeManager's configuration (yarn-site.xml), named as Spark names them:
- * {@code spark.shuffle.service.port} (7337), {@code spark.authenticate} (false),
- * {@code spark.shuffle.service.db.enabled} (true), {@code spark.shuffle.service.db.backend}
- * (ROCKSDB, the only one accepted), {@code spark.yarn.shuffle.stopOnFailure} (false), Spark's
- * {@code spark.shuffle.io.*} transport settings; and {@code spark.shuffle.kae.service.appScopedDirs}
+ * {@code spark.shuffle.service.port} (7337), {@code spark.authenticate} (false), {@code
+ * spark.shuffle.service.db.enabled} (true), {@code spark.shuffle.service.db.backend} (ROCKSDB, the
+ * only one accepted), {@code spark.yarn.shuffle.stopOnFailure} (false), Spark's {@code
+ * spark.shuffle.io.*} transport settings; and {@code spark.shuffle.kae.service.appScopedDirs}
  * (true: an executor's directories must lie inside its application's directory under the
  * NodeManager's local dirs).
  */
 public class KaeYarnShuffleService extends AuxiliaryService {
   private static final Logger LOG = LoggerFactory.getLogger(KaeYarnShuffleService.class);
 
-  /** The name Spark's YARN client gives the service by default ({@code spark.shuffle.service.name}). */
+  /**
+   * The name Spark's YARN client gives the service by default ({@code spark.shuffle.service.name}).
+   */
   public static final String DEFAULT_NAME = "spark_shuffle";
+
   public static final String PORT = "spark.shuffle.service.port";
   public static final int DEFAULT_PORT = 7337;
   public static final String AUTHENTICATE = "spark.authenticate";
@@ -99,8 +114,12 @@ public class KaeYarnShuffleService extends AuxiliaryService {
       if (stopOnFailure) {
         throw e;
       }
-      LOG.error("KAE shuffle service could not start and serves nothing ({}=false keeps the "
-          + "NodeManager running): {}", STOP_ON_FAILURE, e.toString(), e);
+      LOG.error(
+          "KAE shuffle service could not start and serves nothing ({}=false keeps the "
+              + "NodeManager running): {}",
+          STOP_ON_FAILURE,
+          e.toString(),
+          e);
     }
     super.serviceInit(conf);
   }
@@ -112,11 +131,13 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     }
     boolean authenticate = conf.getBoolean(AUTHENTICATE, false);
     boolean dbEnabled = conf.getBoolean(DB_ENABLED, true);
-    String backend = conf.get(DB_BACKEND, DBBackend.ROCKSDB.name()).trim()
-        .toUpperCase(Locale.ROOT);
+    String backend = conf.get(DB_BACKEND, DBBackend.ROCKSDB.name()).trim().toUpperCase(Locale.ROOT);
     if (!DBBackend.ROCKSDB.name().equals(backend)) {
-      throw new IllegalArgumentException(DB_BACKEND + "=" + conf.get(DB_BACKEND)
-          + ": this service keeps its state in ROCKSDB only");
+      throw new IllegalArgumentException(
+          DB_BACKEND
+              + "="
+              + conf.get(DB_BACKEND)
+              + ": this service keeps its state in ROCKSDB only");
     }
     String[] localDirs = conf.getTrimmedStrings("yarn.nodemanager.local-dirs");
     boolean appScoped = conf.getBoolean(APP_SCOPED_DIRS, true);
@@ -130,8 +151,12 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     if (authenticate) {
       secrets = new ShuffleSecretManager();
       if (recovery != null) {
-        secretsDb = DBProvider.initDB(DBBackend.ROCKSDB, new File(recovery, SECRETS_DB),
-            SECRETS_VERSION, new ObjectMapper());
+        secretsDb =
+            DBProvider.initDB(
+                DBBackend.ROCKSDB,
+                new File(recovery, SECRETS_DB),
+                SECRETS_VERSION,
+                new ObjectMapper());
         reloadSecrets();
       }
       bootstraps.add(new AuthServerBootstrap(transportConf, secrets));
@@ -139,10 +164,15 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     transportContext = new TransportContext(transportConf, blockHandler, true);
     server = transportContext.createServer(port, bootstraps);
     boundPort = server.getPort();
-    LOG.info("KAE shuffle service '{}' serving on port {} (authentication {}, recovery {}, "
-        + "local dirs {}, app-scoped dirs {})", getName(), boundPort,
-        authenticate ? "on" : "off", recovery == null ? "off" : recovery,
-        Arrays.toString(localDirs), appScoped);
+    LOG.info(
+        "KAE shuffle service '{}' serving on port {} (authentication {}, recovery {}, "
+            + "local dirs {}, app-scoped dirs {})",
+        getName(),
+        boundPort,
+        authenticate ? "on" : "off",
+        recovery == null ? "off" : recovery,
+        Arrays.toString(localDirs),
+        appScoped);
   }
 
   /** The NodeManager's recovery directory, else the first local dir (state then as durable). */
@@ -153,11 +183,16 @@ public class KaeYarnShuffleService extends AuxiliaryService {
       dir = new File(p.toUri().getPath());
     } else if (localDirs.length > 0) {
       dir = new File(new File(localDirs[0]), "kae-shuffle-service");
-      LOG.warn("NodeManager recovery is off (yarn.nodemanager.recovery.enabled): keeping shuffle "
-          + "service state in {}", dir);
+      LOG.warn(
+          "NodeManager recovery is off (yarn.nodemanager.recovery.enabled): keeping shuffle "
+              + "service state in {}",
+          dir);
     } else {
-      throw new IOException("No recovery directory and no yarn.nodemanager.local-dirs: set "
-          + "yarn.nodemanager.recovery.dir, or " + DB_ENABLED + "=false");
+      throw new IOException(
+          "No recovery directory and no yarn.nodemanager.local-dirs: set "
+              + "yarn.nodemanager.recovery.dir, or "
+              + DB_ENABLED
+              + "=false");
     }
     if (!dir.isDirectory() && !dir.mkdirs()) {
       throw new IOException("Cannot create the shuffle service's recovery directory " + dir);
@@ -198,8 +233,10 @@ public class KaeYarnShuffleService extends AuxiliaryService {
       return;
     }
     if (secret == null || !secret.hasRemaining()) {
-      LOG.warn("Application {} brought no secret: its executors will be refused "
-          + "(run it with spark.authenticate=true)", appId);
+      LOG.warn(
+          "Application {} brought no secret: its executors will be refused "
+              + "(run it with spark.authenticate=true)",
+          appId);
       return;
     }
     byte[] bytes = new byte[secret.remaining()];

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.writer;
 
 import io.github.kaeshuffle.diagnostics.TimedOutputStream;
@@ -22,11 +35,11 @@ import java.util.List;
  * codec call into a frame kept in memory. At the end each partition becomes one segment: its frames
  * (spilled ones first, copied as they are), its last partial block, its index.
  *
- * <p>Memory comes from a {@link MemoryBudget}. Raw buffers start small (4 KiB by default) and double up to the
- * block size, so thousands of partitions cost little until they hold data. When the budget says no,
- * the compressed frames of every partition are written to a spill file (no recompression later:
- * the final merge copies them); only when that is not enough are the partial blocks sealed as short
- * frames and spilled too. Not thread-safe: one task's thread.
+ * <p>Memory comes from a {@link MemoryBudget}. Raw buffers start small (4 KiB by default) and
+ * double up to the block size, so thousands of partitions cost little until they hold data. When
+ * the budget says no, the compressed frames of every partition are written to a spill file (no
+ * recompression later: the final merge copies them); only when that is not enough are the partial
+ * blocks sealed as short frames and spilled too. Not thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
@@ -37,11 +50,16 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private final MemoryBudget budget;
   private final SpillFiles spillFiles;
   private final Partition[] partitions;
+
   /** Where full blocks are encoded before they are copied into their partition's frames. */
   private final ByteBuffer frame;
-  /** Where a spill seals partial blocks: separate, as a spill may come while {@link #frame} holds
-   *  a frame not yet stored. */
+
+  /**
+   * Where a spill seals partial blocks: separate, as a spill may come while {@link #frame} holds a
+   * frame not yet stored.
+   */
   private final ByteBuffer sealFrame;
+
   private final List<Spill> spills = new ArrayList<>();
   private long held;
   private long frameBytesInMemory;
@@ -56,6 +74,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     int rawLength;
     byte[] frames = EMPTY;
     int framesLength;
+
     /** Every frame written so far, spilled or not, in order: the segment's index. */
     final SegmentIndexBuilder index = new SegmentIndexBuilder();
   }
@@ -63,18 +82,29 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** One spill file: partition p's frames are bytes [offsets[p], offsets[p + 1]). */
   private record Spill(Path file, long[] offsets) {}
 
-  public PartitionedBlockBuffer(int numPartitions, int blockSize, BlockEncoder encoder,
-      MemoryBudget budget, SpillFiles spillFiles) {
+  public PartitionedBlockBuffer(
+      int numPartitions,
+      int blockSize,
+      BlockEncoder encoder,
+      MemoryBudget budget,
+      SpillFiles spillFiles) {
     this(numPartitions, blockSize, Math.min(4096, blockSize), encoder, budget, spillFiles);
   }
 
-  /** @param firstBuffer first size of a partition's raw buffer (it doubles up to blockSize) */
-  public PartitionedBlockBuffer(int numPartitions, int blockSize, int firstBuffer,
-      BlockEncoder encoder, MemoryBudget budget, SpillFiles spillFiles) {
+  /**
+   * @param firstBuffer first size of a partition's raw buffer (it doubles up to blockSize)
+   */
+  public PartitionedBlockBuffer(
+      int numPartitions,
+      int blockSize,
+      int firstBuffer,
+      BlockEncoder encoder,
+      MemoryBudget budget,
+      SpillFiles spillFiles) {
     BlockFormat.checkBlockSize(blockSize);
     if (firstBuffer < 1 || firstBuffer > blockSize) {
-      throw new IllegalArgumentException("The first buffer size must be 1 to " + blockSize
-          + " bytes, not " + firstBuffer + ".");
+      throw new IllegalArgumentException(
+          "The first buffer size must be 1 to " + blockSize + " bytes, not " + firstBuffer + ".");
     }
     this.blockSize = blockSize;
     this.firstBuffer = firstBuffer;
@@ -159,9 +189,12 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     } else if (heldByPartitions() > 0) {
       spill(true);
     } else {
-      throw new IOException("KAE Shuffle's writer could not get " + bytes + " bytes of"
-          + " execution memory even with nothing left to spill: give executors more memory"
-          + " (spark.executor.memory) or use a smaller spark.shuffle.kae.blockSize.");
+      throw new IOException(
+          "KAE Shuffle's writer could not get "
+              + bytes
+              + " bytes of"
+              + " execution memory even with nothing left to spill: give executors more memory"
+              + " (spark.executor.memory) or use a smaller spark.shuffle.kae.blockSize.");
     }
     return false;
   }
@@ -170,9 +203,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     long got = budget.acquire(bytes);
     if (got < bytes) {
       budget.release(got);
-      throw new IllegalStateException("KAE Shuffle's writer could not get the " + bytes
-          + " bytes it needs for one frame: give executors more memory or use a smaller"
-          + " spark.shuffle.kae.blockSize.");
+      throw new IllegalStateException(
+          "KAE Shuffle's writer could not get the "
+              + bytes
+              + " bytes it needs for one frame: give executors more memory or use a smaller"
+              + " spark.shuffle.kae.blockSize.");
     }
     held += got;
   }
@@ -191,9 +226,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /**
-   * Writes the frames held in memory to a new spill file and frees their memory; with
-   * {@code sealPartials} also closes every partial block as a short frame and frees the raw
-   * buffers. Returns the bytes of memory freed.
+   * Writes the frames held in memory to a new spill file and frees their memory; with {@code
+   * sealPartials} also closes every partial block as a short frame and frees the raw buffers.
+   * Returns the bytes of memory freed.
    */
   public long spill(boolean sealPartials) throws IOException {
     if (spilling || (frameBytesInMemory == 0 && !(sealPartials && heldByPartitions() > 0))) {
@@ -283,8 +318,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /** Copies spilled frames to the output; the time reading the spill file counts as disk time. */
-  private void copyRange(FileChannel in, long from, long to, ByteBuffer buf,
-      OutputStream out) throws IOException {
+  private void copyRange(FileChannel in, long from, long to, ByteBuffer buf, OutputStream out)
+      throws IOException {
     long position = from;
     while (position < to) {
       buf.clear().limit((int) Math.min(buf.capacity(), to - position));

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.writer;
 
 import io.github.kaeshuffle.codec.BlockCodec;
@@ -13,13 +26,18 @@ import java.util.Objects;
  * @param blockSize raw bytes per block (every block but a partition's last is exactly this long)
  * @param maxMemory most memory one task's block writer holds, 0 for no limit of its own
  * @param initialBufferSize first size of a partition's raw buffer in the block writer
- * @param probeIncompressible store blocks an {@code IncompressibleProbe} judges incompressible
- *     raw without a codec call
+ * @param probeIncompressible store blocks an {@code IncompressibleProbe} judges incompressible raw
+ *     without a codec call
  * @param partitionStreams most partitions for which the block writer keeps a serialization stream
  *     per partition (above, one stream flushed into each record's partition)
  */
-public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
-    int initialBufferSize, boolean probeIncompressible, int partitionStreams) {
+public record WriterSettings(
+    BlockCodec codec,
+    int blockSize,
+    long maxMemory,
+    int initialBufferSize,
+    boolean probeIncompressible,
+    int partitionStreams) {
   /** Spark's own limit for its bypass-merge writer, which also keeps a stream per partition. */
   public static final int DEFAULT_PARTITION_STREAMS = 200;
 
@@ -30,8 +48,8 @@ public record WriterSettings(BlockCodec codec, int blockSize, long maxMemory,
       throw new IllegalArgumentException("maxMemory cannot be negative: " + maxMemory);
     }
     if (partitionStreams < 0) {
-      throw new IllegalArgumentException("partitionStreams cannot be negative: "
-          + partitionStreams);
+      throw new IllegalArgumentException(
+          "partitionStreams cannot be negative: " + partitionStreams);
     }
   }
 

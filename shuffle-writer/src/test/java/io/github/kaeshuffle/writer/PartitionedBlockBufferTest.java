@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package io.github.kaeshuffle.writer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -75,8 +88,13 @@ class PartitionedBlockBufferTest {
     return Codecs.exact(CodecOptions.builder().codec(CodecKind.ZLIB).build());
   }
 
-  private record Result(Collected collected, Map<Integer, ByteArrayOutputStream> expected,
-      long codecCalls, long spills, long sealed, LimitedBudget budget) {}
+  private record Result(
+      Collected collected,
+      Map<Integer, ByteArrayOutputStream> expected,
+      long codecCalls,
+      long spills,
+      long sealed,
+      LimitedBudget budget) {}
 
   private static Result run(int partitions, int records, long budgetBytes, Path dir)
       throws Exception {
@@ -88,8 +106,13 @@ class PartitionedBlockBufferTest {
     long spills;
     long sealed;
     try (BlockEncoder enc = new BlockEncoder(zlib());
-        PartitionedBlockBuffer buf = new PartitionedBlockBuffer(partitions, BLOCK, enc, budget,
-            () -> Files.createTempFile(dir, "spill", ".frames"))) {
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                partitions,
+                BLOCK,
+                enc,
+                budget,
+                () -> Files.createTempFile(dir, "spill", ".frames"))) {
       for (int i = 0; i < records; i++) {
         // Skewed: low partitions get most records; some partitions get none at all.
         int p = Math.min(partitions - 1, (int) Math.abs(r.nextGaussian() * partitions / 4));
@@ -113,7 +136,8 @@ class PartitionedBlockBufferTest {
       SegmentIndex idx = SegmentIndex.parse(ByteBuffer.wrap(segment));
       frames += idx.blockCount();
       try (BlockDecoder d = new BlockDecoder(null)) {
-        assertArrayEquals(e.getValue().toByteArray(),
+        assertArrayEquals(
+            e.getValue().toByteArray(),
             new SegmentInputStream(ByteBuffer.wrap(segment), d).readAllBytes(),
             "partition " + e.getKey());
       }
@@ -137,8 +161,7 @@ class PartitionedBlockBufferTest {
   }
 
   @Test
-  void underPressureFramesAreSpilledAndCopiedNotRecompressed(@TempDir Path dir)
-      throws Exception {
+  void underPressureFramesAreSpilledAndCopiedNotRecompressed(@TempDir Path dir) throws Exception {
     // Room for the raw buffers, not for all the compressed frames.
     Result res = run(50, 60_000, 1200 * 1024, dir);
     assertTrue(res.spills() > 0, "expected spills");
@@ -164,9 +187,16 @@ class PartitionedBlockBufferTest {
   @Test
   void aBudgetTooSmallForOneFrameIsAClearError(@TempDir Path dir) throws Exception {
     try (BlockEncoder enc = new BlockEncoder(zlib())) {
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> new PartitionedBlockBuffer(4, BLOCK, enc, new LimitedBudget(1000),
-              () -> Files.createTempFile(dir, "s", "")));
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  new PartitionedBlockBuffer(
+                      4,
+                      BLOCK,
+                      enc,
+                      new LimitedBudget(1000),
+                      () -> Files.createTempFile(dir, "s", "")));
       assertTrue(e.getMessage().contains("spark.shuffle.kae.blockSize"), e.getMessage());
     }
   }
@@ -175,8 +205,9 @@ class PartitionedBlockBufferTest {
   void noMemoryAtAllAfterSpillingIsAClearError(@TempDir Path dir) throws Exception {
     try (BlockEncoder enc = new BlockEncoder(zlib())) {
       LimitedBudget budget = new LimitedBudget(2 * enc.maxFrameLength(BLOCK));
-      try (PartitionedBlockBuffer buf = new PartitionedBlockBuffer(4, BLOCK, enc, budget,
-          () -> Files.createTempFile(dir, "s", ""))) {
+      try (PartitionedBlockBuffer buf =
+          new PartitionedBlockBuffer(
+              4, BLOCK, enc, budget, () -> Files.createTempFile(dir, "s", ""))) {
         IOException e = assertThrows(IOException.class, () -> buf.append(0, new byte[10], 0, 10));
         assertTrue(e.getMessage().contains("spark.executor.memory"), e.getMessage());
       }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.nio.file.{Files, Path}
@@ -16,7 +29,10 @@ import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
  * `-Pbench -Dbench.command=doctor`.
  */
 object DoctorRuns {
-  def write(outDir: Path, size: Workloads.Size, workloads: Seq[String],
+  def write(
+      outDir: Path,
+      size: Workloads.Size,
+      workloads: Seq[String],
       configs: Seq[Harness.Config]): Unit = {
     val sizeName = size.name.toLowerCase(Locale.ROOT)
     val sb = new StringBuilder
@@ -30,7 +46,8 @@ object DoctorRuns {
     sb ++= "\n"
     for (w <- workloads; c <- configs.filter(_.kae)) {
       val logDir = Files.createTempDirectory(
-        Path.of(System.getProperty("java.io.tmpdir")), "doctor-eventlog")
+        Path.of(System.getProperty("java.io.tmpdir")),
+        "doctor-eventlog")
       val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
         .setAppName(s"$w $sizeName ${c.name}")
         .set("spark.unsafe.exceptionOnMemoryLeak", "false")

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.File
@@ -37,8 +50,9 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
    * job runs once before it is measured: the first tasks of a JVM run interpreted code, where a
    * sample's own clock reads weigh much more than in compiled code (docs/tuning.md, limits).
    */
-  private def run(conf: SparkConf, warmUp: Boolean = false)(job: SparkSession => Unit)
-      : (Seq[Diagnosis], Seq[TaskTimes]) = {
+  private def run(
+      conf: SparkConf,
+      warmUp: Boolean = false)(job: SparkSession => Unit): (Seq[Diagnosis], Seq[TaskTimes]) = {
     val diagnoses = new ConcurrentLinkedQueue[Diagnosis]()
     val tasks = new ConcurrentLinkedQueue[TaskTimes]()
     Sessions.withSession(conf.set(KaeShuffleConf.STAGE_SUMMARY.key, "false")) { spark =>
@@ -48,12 +62,17 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
         KaeSparkAccess.drainListeners(sc)
       }
       val options = KaeShuffleSettings.codecOptions(sc.getConf)
-      sc.addSparkListener(new KaeStageSummaryListener(summaries = false, doctor = true,
-        rates = () => Try(CodecRates.of(options)).toOption, out = _ => (),
+      sc.addSparkListener(new KaeStageSummaryListener(
+        summaries = false,
+        doctor = true,
+        rates = () => Try(CodecRates.of(options)).toOption,
+        out = _ => (),
         onDiagnosis = d => diagnoses.add(d)))
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.reason == Success) {
-          tasks.add(TaskTimes(e.stageId, e.taskMetrics.executorRunTime * 1000000L,
+          tasks.add(TaskTimes(
+            e.stageId,
+            e.taskMetrics.executorRunTime * 1000000L,
             KaeStageSummaryListener.kaeValues(e.taskInfo.accumulables, _.update)))
         }
       })
@@ -98,7 +117,11 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
       pairsJobs(spark)
     }
     assert(diagnoses.isEmpty)
-    val names = Seq(WriteSerializeNanos, WriteDiskNanos, ReadFetchNanos, ReadDecodeNanos,
+    val names = Seq(
+      WriteSerializeNanos,
+      WriteDiskNanos,
+      ReadFetchNanos,
+      ReadDecodeNanos,
       ReadDeserializeNanos)
     assert(tasks.forall(t => names.forall(t.k(_) == 0)), tasks)
   }
@@ -131,7 +154,8 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
   for (compress <- Seq(false, true)) {
     test(s"the command replays an event log (compressed: $compress): the live diagnoses, a PNG") {
       val dir = Files.createTempDirectory(
-        new File(System.getProperty("java.io.tmpdir")).toPath, "eventlog")
+        new File(System.getProperty("java.io.tmpdir")).toPath,
+        "eventlog")
       val c = conf("auto")
         .set("spark.eventLog.enabled", "true")
         .set("spark.eventLog.dir", dir.toUri.toString)

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
@@ -53,12 +66,14 @@ private[spark] case class Diagnosis(
     // The study's "data processing rate": records produced (computed and serialized) per second.
     // In a map stage only: elsewhere "other" also holds the reduce side's computing.
     val production = links.find(_.name == Serialization).filter(_.bytes > 0 && kind == "map")
-      .map(s => "; records produced (compute and serialization) at " +
-        mbPerSec(s.bytes, s.nanos + other)).getOrElse("")
-    val known = rates.map(r => s" (${r.codec} on this machine: compress " +
-      s"${mbPerSec(r.rawBytes, r.compressNanos)}, decompress " +
-      s"${mbPerSec(r.rawBytes, r.decompressNanos)} on reference data, ratio " +
-      s"${String.format(Locale.ROOT, "%.1f", r.rawBytes.toDouble / math.max(1L, r.storedBytes))})")
+      .map(s =>
+        "; records produced (compute and serialization) at " +
+          mbPerSec(s.bytes, s.nanos + other)).getOrElse("")
+    val known = rates.map(r =>
+      s" (${r.codec} on this machine: compress " +
+        s"${mbPerSec(r.rawBytes, r.compressNanos)}, decompress " +
+        s"${mbPerSec(r.rawBytes, r.decompressNanos)} on reference data, ratio " +
+        s"${String.format(Locale.ROOT, "%.1f", r.rawBytes.toDouble / math.max(1L, r.storedBytes))})")
       .getOrElse("")
     val ahead = if (decompressorNanos > 0) {
       s"; decompressing ahead took ${seconds(decompressorNanos)} on other threads"

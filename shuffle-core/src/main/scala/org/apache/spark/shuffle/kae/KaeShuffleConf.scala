@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
@@ -53,8 +66,10 @@ private[spark] object KaeShuffleConf {
     .doc("Raw (uncompressed) bytes per block: the codec is called once per block of this size. " +
       "KAEzip works best with 256 KiB to 1 MiB requests. From 16k to 8m.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= BlockFormat.MIN_BLOCK_SIZE && v <= BlockFormat.MAX_BLOCK_SIZE,
-      s"Use ${BlockFormat.MIN_BLOCK_SIZE} (16k) to ${BlockFormat.MAX_BLOCK_SIZE} (8m) bytes.")
+    .checkValue(
+      v => v >= BlockFormat.MIN_BLOCK_SIZE && v <= BlockFormat.MAX_BLOCK_SIZE,
+      s"Use ${BlockFormat.MIN_BLOCK_SIZE} (16k) to ${BlockFormat.MAX_BLOCK_SIZE} (8m) bytes."
+    )
     .createWithDefaultString("256k")
 
   val WRITER_MAX_MEMORY: ConfigEntry[Long] = entry("writer.maxMemory")

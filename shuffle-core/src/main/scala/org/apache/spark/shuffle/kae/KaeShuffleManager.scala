@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.concurrent.ConcurrentHashMap
@@ -63,6 +76,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   private lazy val codec: BlockCodec = Codecs.select(settings.codecOptions).codec()
   private lazy val writerSettings = settings.writerSettings(codec)
   private lazy val readerSettings = settings.readerSettings(codec)
+
   /**
    * The executor's decoders, reused by every reduce task and stream instead of one native
    * decompressor per fetched stream; twice the cores stay idle at most (a task's thread and its
@@ -95,7 +109,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
           s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}, " +
           (if (blockWriter) "block writer" else "sort writer: " + sortWriterReason(dependency)) +
           ").")
-        new KaeShuffleHandle(shuffleId, dependency, sc.map(KaeShuffleMetrics.register).orNull,
+        new KaeShuffleHandle(
+          shuffleId,
+          dependency,
+          sc.map(KaeShuffleMetrics.register).orNull,
           blockWriter)
     }
   }
@@ -121,11 +138,25 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       val onStats = (stats: BlockStats, times: WriteTimes) =>
         if (h.metrics != null) h.metrics.addWrite(stats, times)
       if (h.blockWriter) {
-        new KaeBlockShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-          writerSettings, settings.doctor, onStats)
+        new KaeBlockShuffleWriter(
+          h.dependency,
+          mapId,
+          context,
+          metrics,
+          executorComponents,
+          writerSettings,
+          settings.doctor,
+          onStats)
       } else {
-        new KaeSortShuffleWriter(h.dependency, mapId, context, metrics, executorComponents,
-          writerSettings, settings.doctor, onStats)
+        new KaeSortShuffleWriter(
+          h.dependency,
+          mapId,
+          context,
+          metrics,
+          executorComponents,
+          writerSettings,
+          settings.doctor,
+          onStats)
       }
     case other =>
       sortShuffleManager.getWriter(other, mapId, context, metrics)
@@ -140,15 +171,28 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter): ShuffleReader[K, C] = handle match {
     case h: KaeShuffleHandle[K @unchecked, _, C @unchecked] =>
-      val blocks = shims.blocksToRead(h.shuffleId, startMapIndex, endMapIndex, startPartition,
-        endPartition)
-      new KaeShuffleReader[K, C](h.dependency, blocks, context, metrics, readerSettings, decoders,
+      val blocks =
+        shims.blocksToRead(h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
+      new KaeShuffleReader[K, C](
+        h.dependency,
+        blocks,
+        context,
+        metrics,
+        readerSettings,
+        decoders,
         (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
         shims.canUseBatchFetch(startPartition, endPartition, context),
-        settings.doctor)
+        settings.doctor
+      )
     case other =>
-      sortShuffleManager.getReader(other, startMapIndex, endMapIndex, startPartition,
-        endPartition, context, metrics)
+      sortShuffleManager.getReader(
+        other,
+        startMapIndex,
+        endMapIndex,
+        startPartition,
+        endPartition,
+        context,
+        metrics)
   }
 
   override def unregisterShuffle(shuffleId: Int): Boolean = {

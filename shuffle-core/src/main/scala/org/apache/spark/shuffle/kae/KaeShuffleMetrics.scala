@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import io.github.kaeshuffle.format.BlockStats
@@ -51,6 +64,7 @@ private[spark] object KaeShuffleMetrics {
   val WriteCodecCalls = Prefix + "write.codecCalls"
   val WriteCodecNanos = Prefix + "write.codecNanos"
   val WriteStoredRawBlocks = Prefix + "write.storedRawBlocks"
+
   /** Of the blocks stored raw, those the incompressibility probe stored without a codec call. */
   val WriteProbedRawBlocks = Prefix + "write.probedRawBlocks"
   val ReadRawBytes = Prefix + "read.rawBytes"
@@ -68,10 +82,26 @@ private[spark] object KaeShuffleMetrics {
   val ReadDeserializeNanos = Prefix + "read.deserializeNanos"
 
   /** Every metric, in the order they are registered. */
-  val Names: Seq[String] = Seq(WriteRawBytes, WriteStoredBytes, WriteCodecCalls, WriteCodecNanos,
-    WriteStoredRawBlocks, WriteProbedRawBlocks, ReadRawBytes, ReadCodecCalls, ReadCodecNanos,
-    ReadWaitNanos, ReadMappedBytes, ReadInPlaceBytes, ReadCopiedBytes, WriteSerializeNanos,
-    WriteDiskNanos, ReadFetchNanos, ReadDecodeNanos, ReadDeserializeNanos)
+  val Names: Seq[String] = Seq(
+    WriteRawBytes,
+    WriteStoredBytes,
+    WriteCodecCalls,
+    WriteCodecNanos,
+    WriteStoredRawBlocks,
+    WriteProbedRawBlocks,
+    ReadRawBytes,
+    ReadCodecCalls,
+    ReadCodecNanos,
+    ReadWaitNanos,
+    ReadMappedBytes,
+    ReadInPlaceBytes,
+    ReadCopiedBytes,
+    WriteSerializeNanos,
+    WriteDiskNanos,
+    ReadFetchNanos,
+    ReadDecodeNanos,
+    ReadDeserializeNanos
+  )
 
   def register(sc: SparkContext): KaeShuffleMetrics =
     new KaeShuffleMetrics(Names.map(n => n -> sc.longAccumulator(n)).toMap)

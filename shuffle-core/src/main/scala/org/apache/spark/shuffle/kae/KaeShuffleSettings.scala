@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
@@ -32,13 +45,17 @@ private[spark] case class KaeShuffleSettings(
     doctor: Boolean) {
 
   /** The map side's settings with the codec this JVM chose. */
-  def writerSettings(codec: BlockCodec): WriterSettings = new WriterSettings(codec, blockSize,
-    writerMaxMemory, writerInitialBuffer,
-    probeIncompressible.getOrElse(codec.format() == CodecFormat.DEFLATE), partitionStreams)
+  def writerSettings(codec: BlockCodec): WriterSettings = new WriterSettings(
+    codec,
+    blockSize,
+    writerMaxMemory,
+    writerInitialBuffer,
+    probeIncompressible.getOrElse(codec.format() == CodecFormat.DEFLATE),
+    partitionStreams)
 
   /** The reduce side's settings with the codec this JVM chose. */
-  def readerSettings(codec: BlockCodec): ReaderSettings = new ReaderSettings(codec, prefetch,
-    windowSize, windowKind, blockSize, maxInMemoryFetch)
+  def readerSettings(codec: BlockCodec): ReaderSettings =
+    new ReaderSettings(codec, prefetch, windowSize, windowKind, blockSize, maxInMemoryFetch)
 }
 
 private[spark] object KaeShuffleSettings {
@@ -51,15 +68,24 @@ private[spark] object KaeShuffleSettings {
       throw new IllegalArgumentException(s"'$initialBuffer' in ${WRITER_INITIAL_BUFFER.key} is " +
         s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
     }
-    KaeShuffleSettings(conf.get(ENABLED), codecOptions(conf), blockSize,
-      conf.get(WRITER_MAX_MEMORY), initialBuffer.toInt,
+    KaeShuffleSettings(
+      conf.get(ENABLED),
+      codecOptions(conf),
+      blockSize,
+      conf.get(WRITER_MAX_MEMORY),
+      initialBuffer.toInt,
       conf.get(WRITER_PROBE_INCOMPRESSIBLE) match {
         case "auto" => None
         case other => Some(other.toBoolean)
       },
-      conf.get(WRITER_PARTITION_STREAMS), conf.get(READER_PREFETCH), conf.get(READER_WINDOW_SIZE),
+      conf.get(WRITER_PARTITION_STREAMS),
+      conf.get(READER_PREFETCH),
+      conf.get(READER_WINDOW_SIZE),
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
-      conf.get(READER_MAX_IN_MEMORY_FETCH), conf.get(STAGE_SUMMARY), conf.get(DOCTOR))
+      conf.get(READER_MAX_IN_MEMORY_FETCH),
+      conf.get(STAGE_SUMMARY),
+      conf.get(DOCTOR)
+    )
   }
 
   /** The codec layer's options; the level's range is the codec's own (CodecKind). */
@@ -70,10 +96,13 @@ private[spark] object KaeShuffleSettings {
       .kaezipSkipHardwareCheck(conf.get(KAEZIP_SKIP_HARDWARE_CHECK))
       .libdeflateLibrary(conf.get(LIBDEFLATE_LIBRARY))
     val level = conf.get(LEVEL)
-    try builder.level(level.getOrElse(CodecOptions.DEFAULT_LEVEL)).build() catch {
+    try builder.level(level.getOrElse(CodecOptions.DEFAULT_LEVEL)).build()
+    catch {
       case e: IllegalArgumentException =>
-        throw new IllegalArgumentException(s"'${level.getOrElse("")}' in ${LEVEL.key} is " +
-          s"invalid with ${CODEC.key}=${conf.get(CODEC)}. ${e.getMessage}", e)
+        throw new IllegalArgumentException(
+          s"'${level.getOrElse("")}' in ${LEVEL.key} is " +
+            s"invalid with ${CODEC.key}=${conf.get(CODEC)}. ${e.getMessage}",
+          e)
     }
   }
 }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
@@ -5,8 +18,13 @@ import java.util.concurrent.ConcurrentHashMap
 
 import org.apache.spark.Success
 import org.apache.spark.internal.Logging
-import org.apache.spark.scheduler.{AccumulableInfo, SparkListener, SparkListenerStageCompleted,
-  SparkListenerTaskEnd, StageInfo}
+import org.apache.spark.scheduler.{
+  AccumulableInfo,
+  SparkListener,
+  SparkListenerStageCompleted,
+  SparkListenerTaskEnd,
+  StageInfo
+}
 
 /**
  * Logs, per completed stage that wrote or read a KAE shuffle, one summary line (bytes, codec
@@ -33,11 +51,17 @@ private[spark] class KaeStageSummaryListener(
       val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
       if (updates.nonEmpty) {
         val m = event.taskMetrics
-        val task = if (m == null) StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L,
-          0L, updates)
-        else StageTotals(event.stageId, event.stageAttemptId, "", 1,
-          m.executorRunTime * 1000000L, m.shuffleReadMetrics.totalBytesRead,
-          m.shuffleWriteMetrics.bytesWritten, updates)
+        val task = if (m == null)
+          StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L, 0L, updates)
+        else StageTotals(
+          event.stageId,
+          event.stageAttemptId,
+          "",
+          1,
+          m.executorRunTime * 1000000L,
+          m.shuffleReadMetrics.totalBytesRead,
+          m.shuffleWriteMetrics.bytesWritten,
+          updates)
         perStage.merge((event.stageId, event.stageAttemptId), task, (a, b) => a + b)
       }
     }
@@ -90,8 +114,8 @@ private[spark] object KaeStageSummaryListener {
           s" codec calls (${perCall(t(WriteRawBytes), t(WriteCodecCalls))} per call)," +
           s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw" +
           (if (t(WriteProbedRawBlocks) > 0) {
-            s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
-          } else ""))
+             s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
+           } else ""))
       } else None,
       if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
         Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
@@ -100,7 +124,8 @@ private[spark] object KaeStageSummaryListener {
           s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
           s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
           s" ${mib(t(ReadCopiedBytes))}")
-      } else None).flatten
+      } else None
+    ).flatten
     if (parts.isEmpty) None
     else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +
       s"(${info.numTasks} tasks): ${parts.mkString("; ")}")

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.concurrent.ConcurrentHashMap
@@ -18,11 +31,16 @@ private[spark] trait ManagerShims {
    * Spark's resolver of `.data` + `.index` + checksum files, told which map outputs each shuffle
    * has (so it can clean them up and serve Spark's decommissioning).
    */
-  def blockResolver(conf: SparkConf, mapTaskIds: ConcurrentHashMap[Int, OpenHashSet[Long]])
-      : IndexShuffleBlockResolver
+  def blockResolver(
+      conf: SparkConf,
+      mapTaskIds: ConcurrentHashMap[Int, OpenHashSet[Long]]): IndexShuffleBlockResolver
 
   /** The blocks a reduce task reads, by executor, from the map output tracker. */
-  def blocksToRead(shuffleId: Int, startMapIndex: Int, endMapIndex: Int, startPartition: Int,
+  def blocksToRead(
+      shuffleId: Int,
+      startMapIndex: Int,
+      endMapIndex: Int,
+      startPartition: Int,
       endPartition: Int): Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])]
 
   /** Spark's rule for fetching a task's contiguous partitions as one batch per map output. */
@@ -30,6 +48,7 @@ private[spark] trait ManagerShims {
 }
 
 private[spark] object ManagerShims {
+
   /** The implementation for the Spark line this jar is built for. */
   val current: ManagerShims = Spark4ManagerShims
 }

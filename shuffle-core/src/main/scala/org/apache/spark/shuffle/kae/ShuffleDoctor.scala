@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
@@ -29,7 +42,11 @@ private[spark] object ShuffleDoctor {
   /** Whether a stage's totals carry link times (the doctor was on in its tasks). */
   def measured(t: StageTotals): Boolean = {
     import KaeShuffleMetrics._
-    Seq(WriteSerializeNanos, WriteDiskNanos, ReadFetchNanos, ReadDecodeNanos,
+    Seq(
+      WriteSerializeNanos,
+      WriteDiskNanos,
+      ReadFetchNanos,
+      ReadDecodeNanos,
       ReadDeserializeNanos).exists(t.kae.getOrElse(_, 0L) > 0)
   }
 
@@ -46,11 +63,11 @@ private[spark] object ShuffleDoctor {
       Link(Deserialization, k(ReadDeserializeNanos), k(ReadRawBytes)),
       Link(Serialization, k(WriteSerializeNanos), k(WriteRawBytes)),
       Link(Compress, k(WriteCodecNanos), k(WriteRawBytes)),
-      Link(DiskWrite, k(WriteDiskNanos), t.writeBytes))
+      Link(DiskWrite, k(WriteDiskNanos), t.writeBytes)
+    )
       .filter(l => if (Set(Fetch, Decompress, Deserialization)(l.name)) read else wrote)
     val measuredNanos = links.map(_.nanos).sum
-    Some(Diagnosis(t, links, math.max(0L, t.runNanos - measuredNanos), rates,
-      k(ReadCodecNanos)))
+    Some(Diagnosis(t, links, math.max(0L, t.runNanos - measuredNanos), rates, k(ReadCodecNanos)))
   }
 
   private[kae] def mbPerSec(bytes: Long, nanos: Long): String =

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.ByteArrayInputStream
@@ -7,8 +20,11 @@ import java.util.zip.{CheckedInputStream, CRC32C}
 import io.netty.buffer.{ByteBufInputStream, Unpooled}
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.network.buffer.{FileSegmentManagedBuffer, NettyManagedBuffer,
-  NioManagedBuffer}
+import org.apache.spark.network.buffer.{
+  FileSegmentManagedBuffer,
+  NettyManagedBuffer,
+  NioManagedBuffer
+}
 import org.apache.spark.network.util.{MapConfigProvider, TransportConf}
 
 /** The reader reaches Netty's buffers behind the streams Spark's fetcher hands out. */
@@ -27,7 +43,7 @@ class FetchedBytesSuite extends AnyFunSuite {
     for (checked <- Seq(false, true)) {
       val managed = new NettyManagedBuffer(direct.retainedDuplicate())
       val in = if (checked) new CheckedInputStream(managed.createInputStream(), new CRC32C)
-        else managed.createInputStream()
+      else managed.createInputStream()
       FetchedBytes.of(in) match {
         case Some(FetchedBytes.Whole(b)) =>
           assert(b.isDirect)
@@ -55,7 +71,8 @@ class FetchedBytesSuite extends AnyFunSuite {
     for (part <- bytes.grouped(65536)) {
       composite.addComponent(true, Unpooled.directBuffer(part.length).writeBytes(part))
     }
-    val in = new CheckedInputStream(new ByteBufInputStream(composite.retainedDuplicate(), true),
+    val in = new CheckedInputStream(
+      new ByteBufInputStream(composite.retainedDuplicate(), true),
       new CRC32C)
     FetchedBytes.of(in) match {
       case Some(p: FetchedBytes.Parts) =>
@@ -83,9 +100,12 @@ class FetchedBytesSuite extends AnyFunSuite {
       java.nio.file.Files.write(file, bytes)
       for (checked <- Seq(false, true)) {
         val managed = new FileSegmentManagedBuffer(
-          new TransportConf("shuffle", MapConfigProvider.EMPTY), file.toFile, 1000, 50000)
+          new TransportConf("shuffle", MapConfigProvider.EMPTY),
+          file.toFile,
+          1000,
+          50000)
         val in = if (checked) new CheckedInputStream(managed.createInputStream(), new CRC32C)
-          else managed.createInputStream()
+        else managed.createInputStream()
         try {
           val Some((ch, offset, length)) = FetchedBytes.fileSegment(in)
           assert(offset == 1000 && length == 50000)

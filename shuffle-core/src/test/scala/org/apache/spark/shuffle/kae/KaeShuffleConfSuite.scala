@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.nio.charset.StandardCharsets
@@ -27,8 +40,12 @@ class KaeShuffleConfSuite extends AnyFunSuite {
   }
 
   test("values are parsed") {
-    val s = settingsOf(CODEC.key -> "ZSTD", LEVEL.key -> "19", BLOCK_SIZE.key -> "1m",
-      ENABLED.key -> "false", LIBDEFLATE_LIBRARY.key -> "/opt/libdeflate.so")
+    val s = settingsOf(
+      CODEC.key -> "ZSTD",
+      LEVEL.key -> "19",
+      BLOCK_SIZE.key -> "1m",
+      ENABLED.key -> "false",
+      LIBDEFLATE_LIBRARY.key -> "/opt/libdeflate.so")
     assert(s.codecOptions.codec.id == "zstd" && s.codecOptions.level == 19)
     assert(s.blockSize == 1024 * 1024 && !s.enabled)
     assert(s.codecOptions.libdeflateLibrary == "/opt/libdeflate.so")
@@ -55,7 +72,8 @@ class KaeShuffleConfSuite extends AnyFunSuite {
       Seq(WRITER_MAX_MEMORY.key -> "lots") -> Seq(WRITER_MAX_MEMORY.key),
       Seq(WRITER_INITIAL_BUFFER.key -> "100") -> Seq(WRITER_INITIAL_BUFFER.key, "1k"),
       Seq(WRITER_INITIAL_BUFFER.key -> "64k", BLOCK_SIZE.key -> "32k") ->
-        Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768"))
+        Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768")
+    )
     for ((pairs, words) <- cases) {
       val message = rejected(pairs: _*)
       for (w <- words) {

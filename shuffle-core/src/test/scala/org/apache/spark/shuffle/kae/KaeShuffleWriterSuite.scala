@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.nio.file.Files
@@ -58,17 +71,20 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
       assert(totals.recordsWritten.get == 80000)
       val handle = handleOf(rdd)
       assert(handle.blockWriter, "Kryo without combine takes the block writer")
-      assert(handle.metrics(KaeShuffleMetrics.WriteCodecCalls).value == blocks, "one codec call per block")
+      assert(
+        handle.metrics(KaeShuffleMetrics.WriteCodecCalls).value == blocks,
+        "one codec call per block")
       assert(handle.metrics(KaeShuffleMetrics.WriteRawBytes).value ==
         outputs.flatMap(_.segments.values).map(_.totalRawLength).sum)
     }
   }
 
   test("random data is stored raw and output is never larger than input plus framing; the " +
-      "deflate codecs probe it and skip the codec call, or call it when the probe is off") {
+    "deflate codecs probe it and skip the codec call, or call it when the probe is off") {
     for (probe <- Seq("auto", "false")) {
-      LocalSpark.withSpark(kae(KaeShuffleConf.CODEC.key -> "zlib",
-          KaeShuffleConf.WRITER_PROBE_INCOMPRESSIBLE.key -> probe)) { sc =>
+      LocalSpark.withSpark(kae(
+        KaeShuffleConf.CODEC.key -> "zlib",
+        KaeShuffleConf.WRITER_PROBE_INCOMPRESSIBLE.key -> probe)) { sc =>
         val rdd = sc.parallelize(0 until 2, 2).flatMap { slice =>
           val r = new Random(slice)
           // Records of 1,000 random bytes, like the incompressible workload: Kryo's few
@@ -85,17 +101,24 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
         if (probe == "auto") {
           // Only the last, partial block of each segment (2 maps x 3 partitions) is too small
           // to probe.
-          assert(m(KaeShuffleMetrics.WriteCodecCalls).value <= 6, "full random blocks need no codec call")
+          assert(
+            m(KaeShuffleMetrics.WriteCodecCalls).value <= 6,
+            "full random blocks need no codec call")
           assert(m(KaeShuffleMetrics.WriteProbedRawBlocks).value >= 100)
           assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value ==
-            m(KaeShuffleMetrics.WriteProbedRawBlocks).value + m(KaeShuffleMetrics.WriteCodecCalls).value)
+            m(KaeShuffleMetrics.WriteProbedRawBlocks).value + m(
+              KaeShuffleMetrics.WriteCodecCalls).value)
         } else {
           assert(m(KaeShuffleMetrics.WriteProbedRawBlocks).value == 0)
-          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value == m(KaeShuffleMetrics.WriteCodecCalls).value)
+          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value == m(
+            KaeShuffleMetrics.WriteCodecCalls).value)
         }
-        assert(m(KaeShuffleMetrics.WriteStoredBytes).value == m(KaeShuffleMetrics.WriteRawBytes).value)
+        assert(
+          m(KaeShuffleMetrics.WriteStoredBytes).value == m(KaeShuffleMetrics.WriteRawBytes).value)
         val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
-        assert(onDisk <= m(KaeShuffleMetrics.WriteRawBytes).value * 1.01, s"$onDisk vs ${m(KaeShuffleMetrics.WriteRawBytes).value}")
+        assert(
+          onDisk <= m(KaeShuffleMetrics.WriteRawBytes).value * 1.01,
+          s"$onDisk vs ${m(KaeShuffleMetrics.WriteRawBytes).value}")
       }
     }
   }
@@ -125,8 +148,8 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
 
   test("2,000 partitions with forced spills in a 512 MiB driver match Spark's shuffle") {
     def run(conf: SparkConf) = LocalSpark.withSpark(conf
-        .set("spark.testing.memory", (512L << 20).toString)
-        .set("spark.shuffle.spill.numElementsForceSpillThreshold", "5000")) { sc =>
+      .set("spark.testing.memory", (512L << 20).toString)
+      .set("spark.shuffle.spill.numElementsForceSpillThreshold", "5000")) { sc =>
       val totals = new WriteTotals
       sc.addSparkListener(totals)
       val result = wordCounts(sc, 2000).collect().sorted.toSeq
@@ -151,7 +174,8 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
         .mapValues(_.sorted).collect().sortBy(_._1).toSeq
       (counts, sorted.map(_._1), agg)
     }
-    for (serializer <- Seq("org.apache.spark.serializer.KryoSerializer",
+    for (serializer <- Seq(
+        "org.apache.spark.serializer.KryoSerializer",
         "org.apache.spark.serializer.JavaSerializer")) {
       val expected = run(LocalSpark.conf(kae = false).set("spark.serializer", serializer))
       val actual = run(kae("spark.serializer" -> serializer))
@@ -161,8 +185,8 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
 
   test("the block writer in a few MiB of execution memory: spills, seals, matches Spark") {
     def run(conf: SparkConf) = LocalSpark.withSpark(conf
-        .set("spark.testing.memory", (16L << 20).toString)
-        .set("spark.testing.reservedMemory", "0")) { sc =>
+      .set("spark.testing.memory", (16L << 20).toString)
+      .set("spark.testing.reservedMemory", "0")) { sc =>
       val totals = new WriteTotals
       sc.addSparkListener(totals)
       val rdd = sc.parallelize(0 until 4, 4).flatMap { slice =>
@@ -174,9 +198,9 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
       sc.listenerBus.waitUntilEmpty()
       val blockWriter = rdd.dependencies.head match {
         case d: org.apache.spark.ShuffleDependency[_, _, _] => d.shuffleHandle match {
-          case h: KaeShuffleHandle[_, _, _] => h.blockWriter
-          case _ => false
-        }
+            case h: KaeShuffleHandle[_, _, _] => h.blockWriter
+            case _ => false
+          }
       }
       (digest, totals.diskSpilled.get, blockWriter)
     }

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -12,8 +25,12 @@ class ShuffleDoctorSuite extends AnyFunSuite {
     StageTotals(3, 0, "map", 200, run, readBytes = 0L, writeBytes = 100L << 20, kae.toMap)
 
   test("a map stage: shares of the run time, the bound, what a faster codec or disk saves") {
-    val t = totals(10 * s, WriteRawBytes -> (400L << 20), WriteCodecCalls -> 1600,
-      WriteSerializeNanos -> 61 * s / 10, WriteCodecNanos -> 22 * s / 10,
+    val t = totals(
+      10 * s,
+      WriteRawBytes -> (400L << 20),
+      WriteCodecCalls -> 1600,
+      WriteSerializeNanos -> 61 * s / 10,
+      WriteCodecNanos -> 22 * s / 10,
       WriteDiskNanos -> 8 * s / 10)
     val d = ShuffleDoctor.diagnose(t, None).get
     assert(d.kind == "map")
@@ -21,21 +38,31 @@ class ShuffleDoctorSuite extends AnyFunSuite {
     assert(math.abs(d.codecTwiceAsFast - 0.11) < 1e-9)
     assert(math.abs(d.diskTwiceAsFast - 0.04) < 1e-9)
     assert(d.other == 9 * s / 10)
-    assert(d.line.contains("stage 3.0 (map, 200 tasks, 10.00 s task time): serialization 61%, " +
-      "compress 22%, compute and other 9%, disk write 8% -> bound by serialization; a codec " +
-      "twice as fast saves at most 11%, a disk twice as fast at most 4%."), d.line)
+    assert(
+      d.line.contains("stage 3.0 (map, 200 tasks, 10.00 s task time): serialization 61%, " +
+        "compress 22%, compute and other 9%, disk write 8% -> bound by serialization; a codec " +
+        "twice as fast saves at most 11%, a disk twice as fast at most 4%."),
+      d.line
+    )
     // 400 MiB raw in 2.2 s of codec; produced in 6.1 s of serialization + 0.9 s of compute.
     assert(d.line.contains("compress 190.7 MB/s"), d.line)
     assert(d.line.contains("records produced (compute and serialization) at 59.9 MB/s"), d.line)
   }
 
   test("a reduce stage names the reduce links; decompressing ahead is reported apart") {
-    val t = totals(4 * s, ReadRawBytes -> (100L << 20), ReadFetchNanos -> s / 10,
-      ReadDecodeNanos -> 2 * s, ReadDeserializeNanos -> s, ReadCodecNanos -> 3 * s)
+    val t = totals(
+      4 * s,
+      ReadRawBytes -> (100L << 20),
+      ReadFetchNanos -> s / 10,
+      ReadDecodeNanos -> 2 * s,
+      ReadDeserializeNanos -> s,
+      ReadCodecNanos -> 3 * s)
       .copy(readBytes = 30L << 20, writeBytes = 0L)
     val d = ShuffleDoctor.diagnose(t, None).get
     assert(d.kind == "reduce")
-    assert(d.links.map(_.name) == Seq(ShuffleDoctor.Fetch, ShuffleDoctor.Decompress,
+    assert(d.links.map(_.name) == Seq(
+      ShuffleDoctor.Fetch,
+      ShuffleDoctor.Decompress,
       ShuffleDoctor.Deserialization))
     assert(d.bound.name == ShuffleDoctor.Decompress)
     assert(math.abs(d.codecTwiceAsFast - 0.25) < 1e-9)
@@ -43,7 +70,10 @@ class ShuffleDoctorSuite extends AnyFunSuite {
   }
 
   test("links measured above a short run time: shares are of their sum, never above 100%") {
-    val t = totals(s / 1000, WriteRawBytes -> 1000, WriteSerializeNanos -> 3 * s / 1000,
+    val t = totals(
+      s / 1000,
+      WriteRawBytes -> 1000,
+      WriteSerializeNanos -> 3 * s / 1000,
       WriteCodecNanos -> s / 1000)
     val d = ShuffleDoctor.diagnose(t, None).get
     assert(d.other == 0 && d.total == 4 * s / 1000)

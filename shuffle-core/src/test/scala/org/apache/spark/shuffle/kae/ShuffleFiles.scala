@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.{DataInputStream, File}
@@ -17,6 +30,7 @@ object ShuffleFiles {
     def bytes: Array[Byte] = Files.readAllBytes(data)
     def segment(p: Int): ByteBuffer =
       ByteBuffer.wrap(bytes, offsets(p).toInt, partitionLength(p).toInt).slice()
+
     /** The parsed index of every non-empty partition. */
     def segments: Map[Int, SegmentIndex] =
       (0 until offsets.length - 1).filter(partitionLength(_) > 0)
@@ -34,9 +48,10 @@ object ShuffleFiles {
       .map(byName)
       .map { index =>
         val in = new DataInputStream(Files.newInputStream(index))
-        val offsets = try {
-          Iterator.continually(in.readLong()).take((Files.size(index) / 8).toInt).toArray
-        } finally in.close()
+        val offsets =
+          try {
+            Iterator.continually(in.readLong()).take((Files.size(index) / 8).toInt).toArray
+          } finally in.close()
         val data = byName(index.getFileName.toString.replace(".index", ".data"))
         MapOutput(data, offsets)
       }

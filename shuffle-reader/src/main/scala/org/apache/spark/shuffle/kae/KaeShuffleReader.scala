@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import io.github.kaeshuffle.diagnostics.RecordSample
@@ -56,15 +69,20 @@ private[spark] class KaeShuffleReader[K, C](
     val blocks = blocksByAddress.toSeq
     val clock = new ReadClock(doctor)
     val streams = openStreams(blocks)
-    val fetched = try {
-      shims.fetcher(context, blockManager, blocks.iterator,
-        (id, in) => clock.decoding(streams.decode(id, in)), readMetrics,
-        fetchContinuousBlocksInBatch)
-    } catch {
-      case e: Throwable =>
-        streams.close()
-        throw e
-    }
+    val fetched =
+      try {
+        shims.fetcher(
+          context,
+          blockManager,
+          blocks.iterator,
+          (id, in) => clock.decoding(streams.decode(id, in)),
+          readMetrics,
+          fetchContinuousBlocksInBatch)
+      } catch {
+        case e: Throwable =>
+          streams.close()
+          throw e
+      }
     // Registered after the fetcher's own listener, so it runs first (listeners run in reverse
     // order): decompress-ahead threads stop before the fetcher releases the buffers they read.
     context.addTaskCompletionListener[Unit] { _ =>
@@ -76,16 +94,22 @@ private[spark] class KaeShuffleReader[K, C](
 
   private def openStreams(blocks: Seq[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])])
       : SegmentStreams = {
-    val memory = new PrefetchMemory(context.taskMemoryManager(), settings,
+    val memory = new PrefetchMemory(
+      context.taskMemoryManager(),
+      settings,
       () => shims.localDir(blockManager).toPath)
-    new SegmentStreams(settings, decoders, memory,
+    new SegmentStreams(
+      settings,
+      decoders,
+      memory,
       new WholeSegments(blockManager, memory, settings.maxInMemoryRemote),
       new BlockLocations(blocks).apply)
   }
 
   /** The deserialized records of every fetched stream, counted in the read metrics. */
-  private def records(fetched: Iterator[(BlockId, java.io.InputStream)], clock: ReadClock)
-      : InterruptibleIterator[(Any, Any)] = {
+  private def records(
+      fetched: Iterator[(BlockId, java.io.InputStream)],
+      clock: ReadClock): InterruptibleIterator[(Any, Any)] = {
     val serializer = dep.serializer.newInstance()
     val all = clock.fetching(fetched).flatMap { case (_, stream) =>
       serializer.deserializeStream(stream).asKeyValueIterator

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.{File, InputStream}
@@ -32,8 +45,10 @@ private[spark] trait ReaderShims {
    * A block's bytes when its file is on this host and Spark knows where: written by this executor,
    * or by another executor on this host whose local dirs the fetcher has cached. None otherwise.
    */
-  def localBlockData(blockManager: BlockManager, blockId: BlockId, address: BlockManagerId)
-      : Option[ManagedBuffer]
+  def localBlockData(
+      blockManager: BlockManager,
+      blockId: BlockId,
+      address: BlockManagerId): Option[ManagedBuffer]
 
   /** A local dir of this executor, for files the reader makes (a mapped decode window). */
   def localDir(blockManager: BlockManager): File
@@ -43,6 +58,7 @@ private[spark] trait ReaderShims {
 }
 
 private[spark] object ReaderShims {
+
   /** The implementation for the Spark line this jar is built for. */
   val current: ReaderShims = Spark4ReaderShims
 }

@@ -1,9 +1,29 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.{FilterInputStream, InputStream, IOException}
 
-import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, DecoderLender, Segment,
-  SegmentInputStream, Segments, SegmentStreamDecoder}
+import io.github.kaeshuffle.format.{
+  BlockDecoder,
+  BlockStats,
+  DecoderLender,
+  Segment,
+  SegmentInputStream,
+  Segments,
+  SegmentStreamDecoder
+}
 import io.github.kaeshuffle.reader.{DecodeWindow, PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.internal.Logging
@@ -52,12 +72,14 @@ private[kae] final class SegmentStreams(
           bytes.release()
           None
         case Some(w) =>
-          val segments = try Segments.split(bytes.bytes) catch {
-            case e: Exception =>
-              memory.giveBack(w)
-              bytes.release()
-              throw e
-          }
+          val segments =
+            try Segments.split(bytes.bytes)
+            catch {
+              case e: Exception =>
+                memory.giveBack(w)
+                bytes.release()
+                throw e
+            }
           if (PrefetchingSegmentInput.fits(segments, w)) Some(ahead(segments, w, bytes, in))
           else {
             memory.giveBack(w)
@@ -66,9 +88,16 @@ private[kae] final class SegmentStreams(
       }
     }
 
-  private def ahead(segments: java.util.List[Segment], w: DecodeWindow,
-      bytes: WholeSegments#Whole, in: InputStream): InputStream = {
-    val s = new PrefetchingSegmentInput(segments, w, decoders, DecompressorThreads.pool,
+  private def ahead(
+      segments: java.util.List[Segment],
+      w: DecodeWindow,
+      bytes: WholeSegments#Whole,
+      in: InputStream): InputStream = {
+    val s = new PrefetchingSegmentInput(
+      segments,
+      w,
+      decoders,
+      DecompressorThreads.pool,
       (done: PrefetchingSegmentInput) => {
         decodeStats.add(done.decodeStats())
         waitNanos += done.waitNanos()
@@ -76,19 +105,24 @@ private[kae] final class SegmentStreams(
         in.close()
         memory.giveBack(w)
         open.remove(done)
-      })
+      }
+    )
     open.put(s, ())
     s
   }
 
   /** Decodes bytes had whole on the task's thread (a block too large for the window's slots). */
-  private def inline(segments: java.util.List[Segment], bytes: WholeSegments#Whole,
+  private def inline(
+      segments: java.util.List[Segment],
+      bytes: WholeSegments#Whole,
       in: InputStream): InputStream =
     new FilterInputStream(new SegmentInputStream(segments, decoder())) {
-      override def close(): Unit = try super.close() finally {
-        bytes.release()
-        in.close()
-      }
+      override def close(): Unit =
+        try super.close()
+        finally {
+          bytes.release()
+          in.close()
+        }
     }
 
   /** The decoding statistics and where the bytes came from, once [[close]]d. */
@@ -103,7 +137,8 @@ private[kae] final class SegmentStreams(
    */
   def close(): Unit = {
     new java.util.ArrayList(open.keySet()).forEach { s =>
-      try s.close() catch {
+      try s.close()
+      catch {
         case e: IOException => logWarning("Could not close a prefetching stream", e)
       }
     }

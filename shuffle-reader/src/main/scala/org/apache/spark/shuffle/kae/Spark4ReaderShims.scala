@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.{File, InputStream}
@@ -6,8 +19,7 @@ import org.apache.spark.{SparkEnv, TaskContext}
 import org.apache.spark.internal.config
 import org.apache.spark.network.buffer.ManagedBuffer
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter
-import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId,
-  ShuffleBlockFetcherIterator}
+import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId, ShuffleBlockFetcherIterator}
 
 /** [[ReaderShims]] for Spark 4.x: the fetcher's 17-argument constructor of Spark 4.0 to 4.2. */
 private[spark] object Spark4ReaderShims extends ReaderShims {
@@ -37,7 +49,8 @@ private[spark] object Spark4ReaderShims extends ReaderShims {
       conf.get(config.SHUFFLE_CHECKSUM_ENABLED),
       conf.get(config.SHUFFLE_CHECKSUM_ALGORITHM),
       metrics,
-      batchFetch).toCompletionIterator
+      batchFetch
+    ).toCompletionIterator
   }
 
   override def localBlockData(

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.InputStream
@@ -38,19 +51,24 @@ private[kae] final class WholeSegments(
    * The stream's bytes whole, or None: a remote range over `maxInMemory` (streamed instead), or
    * memory for staging not granted. `location` is where the block lives and its estimated size.
    */
-  def of(blockId: BlockId, in: InputStream, location: Option[(BlockManagerId, Long)])
-      : Option[Whole] = {
+  def of(
+      blockId: BlockId,
+      in: InputStream,
+      location: Option[(BlockManagerId, Long)]): Option[Whole] = {
     val size = location.map(_._2).getOrElse(Long.MaxValue)
     location.flatMap { case (address, _) => mapOnThisHost(blockId, address, in) }
       .orElse(if (size <= maxInMemory) fetched(in) else None)
   }
 
-  private def mapOnThisHost(blockId: BlockId, address: BlockManagerId, in: InputStream)
-      : Option[Whole] = {
+  private def mapOnThisHost(
+      blockId: BlockId,
+      address: BlockManagerId,
+      in: InputStream): Option[Whole] = {
     ReaderShims.current.localBlockData(blockManager, blockId, address) match {
       case Some(f: FileSegmentManagedBuffer) if f.getLength <= Int.MaxValue =>
         val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
-        try Some(map(ch, f.getOffset, f.getLength)) finally ch.close()
+        try Some(map(ch, f.getOffset, f.getLength))
+        finally ch.close()
       case None if address.host == blockManager.blockManagerId.host =>
         // The channel belongs to the fetcher's stream, which closes it.
         FetchedBytes.fileSegment(in).map { case (ch, offset, length) => map(ch, offset, length) }

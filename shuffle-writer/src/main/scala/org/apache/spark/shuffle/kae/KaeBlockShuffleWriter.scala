@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.OutputStream
@@ -5,16 +18,23 @@ import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
 import io.github.kaeshuffle.format.{BlockEncoder, BlockStats}
-import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams,
-  WriterSettings}
+import io.github.kaeshuffle.writer.{
+  MemoryBudget,
+  PartitionedBlockBuffer,
+  PartitionStreams,
+  WriterSettings
+}
 
 import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializationStream
 import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
-import org.apache.spark.shuffle.api.{ShuffleExecutorComponents, ShuffleMapOutputWriter,
-  ShufflePartitionWriter}
+import org.apache.spark.shuffle.api.{
+  ShuffleExecutorComponents,
+  ShuffleMapOutputWriter,
+  ShufflePartitionWriter
+}
 import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 
@@ -52,8 +72,10 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private var stopping = false
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
+
   /** The doctor's serialization link, less the codec and disk time nested in it. */
   private var serialize: RecordSample = _
+
   /** Time in Spark's map output streams and commit: the doctor's disk link, with the spills'. */
   private var outputNanos = 0L
   private var diskNanos = 0L
@@ -75,8 +97,12 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     encoder = new BlockEncoder(settings.codec, settings.probeIncompressible)
     memory = new WriterMemory(context.taskMemoryManager())
     val blockManager = SparkEnv.get.blockManager
-    buffer = new PartitionedBlockBuffer(numPartitions, settings.blockSize,
-      settings.initialBufferSize, encoder, memory,
+    buffer = new PartitionedBlockBuffer(
+      numPartitions,
+      settings.blockSize,
+      settings.initialBufferSize,
+      encoder,
+      memory,
       () => shims.newSpillFile(blockManager))
     memory.buffer = buffer
 
@@ -144,7 +170,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
    * doctor on, the time in them (opening, writing, closing) is the output's disk time.
    */
   private class OutputStreams(writer: ShuffleMapOutputWriter, checksums: Array[Checksum])
-      extends PartitionStreams {
+    extends PartitionStreams {
     private var partitionWriter: ShufflePartitionWriter = _
     private var raw: OutputStream = _
 
@@ -173,7 +199,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
 
   /** The buffer's memory, as execution memory of this task; spills when another consumer asks. */
   private class WriterMemory(tmm: TaskMemoryManager)
-      extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) with MemoryBudget {
+    extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) with MemoryBudget {
     var buffer: PartitionedBlockBuffer = _
     var peak = 0L
 
@@ -217,7 +243,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       if (encoder != null) {
         encoder.close()
         val times = if (serialize == null) WriteTimes.None
-          else WriteTimes(serialize.estimate(), diskNanos + outputNanos)
+        else WriteTimes(serialize.estimate(), diskNanos + outputNanos)
         onStats(encoder.stats(), times)
         encoder = null
       }

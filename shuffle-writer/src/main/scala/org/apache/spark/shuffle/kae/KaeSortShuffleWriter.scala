@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.OutputStream
@@ -11,8 +24,11 @@ import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializerInstance
 import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
-import org.apache.spark.shuffle.api.{ShuffleExecutorComponents, ShuffleMapOutputWriter,
-  ShufflePartitionWriter}
+import org.apache.spark.shuffle.api.{
+  ShuffleExecutorComponents,
+  ShuffleMapOutputWriter,
+  ShufflePartitionWriter
+}
 import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 import org.apache.spark.util.collection.ExternalSorter
@@ -48,8 +64,10 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
   private var stopping = false
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
+
   /** Time in the partition streams and the commit (the doctor's disk link). */
   private var diskNanos = 0L
+
   /** The partition stream being written, timed when the doctor is on. */
   private var timedDisk: TimedOutputStream = _
 
@@ -66,14 +84,21 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     // The doctor's serialization link, less the codec and disk time nested in it.
     val serialize =
       if (doctor) {
-        new RecordSample(() => encoder.stats().codecNanos() + diskNanos +
-          (if (timedDisk == null) 0L else timedDisk.nanos()))
+        new RecordSample(() =>
+          encoder.stats().codecNanos() + diskNanos +
+            (if (timedDisk == null) 0L else timedDisk.nanos()))
       } else null
     try {
       val serializer = dep.serializer.newInstance()
       for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
-        writePartition(mapOutputWriter, partition, elements, serializer,
-          if (checksums.nonEmpty) checksums(partition) else null, encoder, serialize)
+        writePartition(
+          mapOutputWriter,
+          partition,
+          elements,
+          serializer,
+          if (checksums.nonEmpty) checksums(partition) else null,
+          encoder,
+          serialize)
       }
       val t = System.nanoTime()
       partitionLengths =
@@ -85,14 +110,15 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
         throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
     } finally {
       encoder.close()
-      onStats(encoder.stats(),
+      onStats(
+        encoder.stats(),
         if (serialize == null) WriteTimes.None else WriteTimes(serialize.estimate(), diskNanos))
     }
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
     context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)
     context.taskMetrics().incPeakExecutionMemory(s.peakMemoryUsedBytes)
-    mapStatus = shims.mapStatus(SparkEnv.get.blockManager, partitionLengths, mapId,
-      shims.sorterChecksum(s))
+    mapStatus =
+      shims.mapStatus(SparkEnv.get.blockManager, partitionLengths, mapId, shims.sorterChecksum(s))
   }
 
   /** One partition: a serialization stream into a segment, into Spark's partition stream. */

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.io.IOException
@@ -8,6 +21,7 @@ import org.apache.spark.shuffle.api.ShuffleMapOutputWriter
 
 /** What both map-side writers do with Spark's map output writer when writing fails. */
 private[spark] object MapOutputs extends Logging {
+
   /**
    * The exception a task fails with when its map output could not be written or committed: an
    * I/O error gains which shuffle, map output and task attempt it hit (Spark shows it as the
@@ -16,9 +30,12 @@ private[spark] object MapOutputs extends Logging {
   def failure(cause: Exception, shuffleId: Int, mapId: Long, context: TaskContext): Exception =
     cause match {
       case io: IOException =>
-        new IOException(s"KAE Shuffle could not write the map output of shuffle $shuffleId " +
-          s"(map $mapId, partition ${context.partitionId()}, attempt " +
-          s"${context.attemptNumber()}); its partial output was discarded: ${io.getMessage}", io)
+        new IOException(
+          s"KAE Shuffle could not write the map output of shuffle $shuffleId " +
+            s"(map $mapId, partition ${context.partitionId()}, attempt " +
+            s"${context.attemptNumber()}); its partial output was discarded: ${io.getMessage}",
+          io
+        )
       case other => other
     }
 
@@ -26,7 +43,10 @@ private[spark] object MapOutputs extends Logging {
    * Aborts `writer` after `cause`; a failure to abort is logged and attached to `cause` as
    * suppressed, never allowed to replace it.
    */
-  def abortQuietly(writer: ShuffleMapOutputWriter, cause: Exception, shuffleId: Int,
+  def abortQuietly(
+      writer: ShuffleMapOutputWriter,
+      cause: Exception,
+      shuffleId: Int,
       mapId: Long): Unit = {
     try {
       writer.abort(cause)

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.nio.file.Path
@@ -25,15 +38,26 @@ private[spark] object Spark4WriterShims extends WriterShims {
     }
   }
 
-  override def mapSorter[K, V, C](context: TaskContext, dep: ShuffleDependency[K, V, C])
-      : ExternalSorter[K, V, _] = {
+  override def mapSorter[K, V, C](
+      context: TaskContext,
+      dep: ShuffleDependency[K, V, C]): ExternalSorter[K, V, _] = {
     if (dep.mapSideCombine) {
-      new ExternalSorter[K, V, C](context, dep.aggregator, Some(dep.partitioner),
-        dep.keyOrdering, dep.serializer, dep.rowBasedChecksums)
+      new ExternalSorter[K, V, C](
+        context,
+        dep.aggregator,
+        Some(dep.partitioner),
+        dep.keyOrdering,
+        dep.serializer,
+        dep.rowBasedChecksums)
     } else {
       // As in Spark's sort shuffle: no aggregation and no ordering on the map side; a sortByKey
       // sorts on the reduce side.
-      new ExternalSorter[K, V, V](context, None, Some(dep.partitioner), None, dep.serializer,
+      new ExternalSorter[K, V, V](
+        context,
+        None,
+        Some(dep.partitioner),
+        None,
+        dep.serializer,
         dep.rowBasedChecksums)
     }
   }
@@ -41,7 +65,10 @@ private[spark] object Spark4WriterShims extends WriterShims {
   override def sorterChecksum(sorter: ExternalSorter[_, _, _]): Long =
     sorter.getAggregatedChecksumValue
 
-  override def mapStatus(blockManager: BlockManager, partitionLengths: Array[Long], mapId: Long,
+  override def mapStatus(
+      blockManager: BlockManager,
+      partitionLengths: Array[Long],
+      mapId: Long,
       rowChecksum: Long): MapStatus =
     MapStatus(blockManager.shuffleServerId, partitionLengths, mapId, rowChecksum)
 

@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.nio.file.Path
@@ -23,14 +36,18 @@ private[spark] trait WriterShims {
    * shuffle combines on the map side (and ordering then), else neither. Its row-based checksum is
    * [[sorterChecksum]].
    */
-  def mapSorter[K, V, C](context: TaskContext, dep: ShuffleDependency[K, V, C])
-      : ExternalSorter[K, V, _]
+  def mapSorter[K, V, C](
+      context: TaskContext,
+      dep: ShuffleDependency[K, V, C]): ExternalSorter[K, V, _]
 
   /** The aggregated row-based checksum of the records a map sorter took. */
   def sorterChecksum(sorter: ExternalSorter[_, _, _]): Long
 
   /** The map status a map task reports for its committed output. */
-  def mapStatus(blockManager: BlockManager, partitionLengths: Array[Long], mapId: Long,
+  def mapStatus(
+      blockManager: BlockManager,
+      partitionLengths: Array[Long],
+      mapId: Long,
       rowChecksum: Long): MapStatus
 
   /** A new file in the executor's local dirs for a spill. */
@@ -38,6 +55,7 @@ private[spark] trait WriterShims {
 }
 
 private[spark] object WriterShims {
+
   /** The implementation for the Spark line this jar is built for. */
   val current: WriterShims = Spark4WriterShims
 }

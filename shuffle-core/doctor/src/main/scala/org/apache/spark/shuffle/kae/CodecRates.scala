@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.nio.ByteBuffer
@@ -10,6 +23,7 @@ import io.github.kaeshuffle.codec.{CodecOptions, Codecs}
 
 /** How fast a codec runs on this machine, measured once per JVM on fixed reference data. */
 private[spark] object CodecRates {
+
   /** Bytes compressed and decompressed per measure, in blocks of 256 KiB. */
   private val Size = 4 << 20
   private val Block = 256 << 10
@@ -70,8 +84,12 @@ private[spark] object CodecRates {
       }
       compressAll() // warm-up: JIT, the library's first calls
       decompressAll()
-      ReferenceRates(s"${codec.name()} level ${codec.level()}", Size, lengths.map(_.toLong).sum,
-        compressAll(), decompressAll())
+      ReferenceRates(
+        s"${codec.name()} level ${codec.level()}",
+        Size,
+        lengths.map(_.toLong).sum,
+        compressAll(),
+        decompressAll())
     } finally {
       c.close()
       d.close()

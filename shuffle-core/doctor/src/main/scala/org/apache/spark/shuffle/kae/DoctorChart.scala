@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.awt.{BasicStroke, Color, Font, RenderingHints}
@@ -15,7 +28,8 @@ private[spark] object DoctorChart {
     ShuffleDoctor.Serialization -> new Color(0x1f77b4),
     ShuffleDoctor.Compress -> new Color(0xd62728),
     ShuffleDoctor.DiskWrite -> new Color(0x2ca02c),
-    ShuffleDoctor.Other -> new Color(0xc7c7c7))
+    ShuffleDoctor.Other -> new Color(0xc7c7c7)
+  )
 
   def write(report: KaeShuffleDoctor.Report, file: File): Unit = {
     System.setProperty("java.awt.headless", "true")
@@ -30,7 +44,8 @@ private[spark] object DoctorChart {
     val g = img.createGraphics()
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+      g.setRenderingHint(
+        RenderingHints.KEY_TEXT_ANTIALIASING,
         RenderingHints.VALUE_TEXT_ANTIALIAS_ON)
       g.setColor(Color.WHITE)
       g.fillRect(0, 0, width, height)
@@ -52,8 +67,11 @@ private[spark] object DoctorChart {
       rows.zipWithIndex.foreach { case (d, i) =>
         val y = top + i * rowHeight
         g.setColor(Color.BLACK)
-        g.drawString(s"stage ${d.totals.stageId}.${d.totals.attempt} ${d.kind} " +
-          s"(${d.totals.tasks} tasks)", 12, y + 18)
+        g.drawString(
+          s"stage ${d.totals.stageId}.${d.totals.attempt} ${d.kind} " +
+            s"(${d.totals.tasks} tasks)",
+          12,
+          y + 18)
         var left = labelWidth.toDouble
         for (name <- ShuffleDoctor.Links; l <- d.all.find(_.name == name) if l.nanos > 0) {
           val w = l.nanos * scale
@@ -70,8 +88,7 @@ private[spark] object DoctorChart {
       for (t <- 0 to 4) {
         val px = labelWidth + barWidth * t / 4
         g.drawLine(px, axisY, px, axisY + 5)
-        g.drawString(String.format(Locale.ROOT, "%.1f", longest / 1e9 * t / 4), px - 8,
-          axisY + 20)
+        g.drawString(String.format(Locale.ROOT, "%.1f", longest / 1e9 * t / 4), px - 8, axisY + 20)
       }
       g.drawString("task time, s (summed over the stage's tasks)", labelWidth, axisY + 40)
       if (rows.isEmpty) g.drawString("no stage with KAE Shuffle link times", labelWidth, top + 18)

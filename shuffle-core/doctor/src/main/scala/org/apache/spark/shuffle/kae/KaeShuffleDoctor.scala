@@ -1,3 +1,16 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
 package org.apache.spark.shuffle.kae
 
 import java.awt.{BasicStroke, Color, Font, RenderingHints}
@@ -14,8 +27,12 @@ import org.apache.hadoop.fs.Path
 
 import org.apache.spark.SparkConf
 import org.apache.spark.deploy.history.EventLogFileReader
-import org.apache.spark.scheduler.{ReplayListenerBus, SparkListener,
-  SparkListenerApplicationStart, SparkListenerEnvironmentUpdate}
+import org.apache.spark.scheduler.{
+  ReplayListenerBus,
+  SparkListener,
+  SparkListenerApplicationStart,
+  SparkListenerEnvironmentUpdate
+}
 import org.apache.spark.util.Utils
 
 /**
@@ -61,11 +78,13 @@ object KaeShuffleDoctor {
       System.err.println(usage)
       sys.exit(2)
     }
-    val report = try analyze(logs.head, rates) catch {
-      case e: IllegalArgumentException =>
-        System.err.println(e.getMessage)
-        sys.exit(1)
-    }
+    val report =
+      try analyze(logs.head, rates)
+      catch {
+        case e: IllegalArgumentException =>
+          System.err.println(e.getMessage)
+          sys.exit(1)
+      }
     println(s"Application: ${report.app}")
     if (report.diagnoses.isEmpty) {
       println("No stage of this application carries KAE Shuffle link times: it needs " +
@@ -100,16 +119,23 @@ object KaeShuffleDoctor {
         app = s"${e.appName} (${e.appId.getOrElse(path.getName)})"
     })
     // The codec the application used, as its properties name it, measured on this machine.
-    def rates(): Option[ReferenceRates] = if (!measureRates) None else Try {
+    def rates(): Option[ReferenceRates] = if (!measureRates) None
+    else Try {
       val conf = new SparkConf(false).setAll(props.filter(_._1.startsWith(KaeShuffleConf.PREFIX)))
       CodecRates.of(KaeShuffleSettings.codecOptions(conf))
     }.toOption
-    bus.addListener(new KaeStageSummaryListener(summaries = false, doctor = true,
-      rates = () => rates(), out = line => lines += line, onDiagnosis = d => diagnoses += d))
+    bus.addListener(new KaeStageSummaryListener(
+      summaries = false,
+      doctor = true,
+      rates = () => rates(),
+      out = line => lines += line,
+      onDiagnosis = d => diagnoses += d))
     val files = reader.listEventLogFiles
     files.zipWithIndex.foreach { case (f, n) =>
       Utils.tryWithResource(EventLogFileReader.openEventLog(f.getPath, fs)) { in =>
-        bus.replay(in, f.getPath.toString,
+        bus.replay(
+          in,
+          f.getPath.toString,
           maybeTruncated = n == files.size - 1 && !reader.completed)
       }
     }
