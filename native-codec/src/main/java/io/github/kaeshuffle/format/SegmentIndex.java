@@ -77,6 +77,14 @@ public final class SegmentIndex {
   public static SegmentIndex parseIndex(ByteBuffer index, long framesLength)
       throws CorruptBlockException {
     ByteBuffer b = index.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    Footer f = checkFooter(b, framesLength);
+    return parseEntries(b, f);
+  }
+
+  /** What the footer declares, once checked against the index's length and checksum. */
+  private record Footer(long totalRaw, long indexOffset, int count, int indexLength) {}
+
+  private static Footer checkFooter(ByteBuffer b, long framesLength) throws CorruptBlockException {
     int end = b.limit();
     if (end < FOOTER_LENGTH + INDEX_HEAD_LENGTH) {
       throw new CorruptBlockException("Truncated segment index: " + end + " bytes.");
@@ -126,7 +134,14 @@ public final class SegmentIndex {
     if (b.getInt(0) != INDEX_MAGIC || (b.getInt(4) & 0xffffffffL) != count) {
       throw new CorruptBlockException("Segment index head is inconsistent with its footer.");
     }
-    int n = (int) count;
+    return new Footer(totalRaw, indexOffset, (int) count, end);
+  }
+
+  /** Reads the entries; each must continue where the one before ends, as the footer says. */
+  private static SegmentIndex parseEntries(ByteBuffer b, Footer f) throws CorruptBlockException {
+    int n = f.count();
+    long indexOffset = f.indexOffset();
+    long totalRaw = f.totalRaw();
     long[] offsets = new long[n];
     int[] raw = new int[n];
     int[] stored = new int[n];
@@ -170,7 +185,7 @@ public final class SegmentIndex {
               + totalRaw
               + ".");
     }
-    return new SegmentIndex(offsets, raw, stored, totalRaw, indexOffset + end);
+    return new SegmentIndex(offsets, raw, stored, totalRaw, indexOffset + f.indexLength());
   }
 
   public int blockCount() {

@@ -13,21 +13,13 @@
  */
 package io.github.kaeshuffle.writer;
 
-import io.github.kaeshuffle.diagnostics.TimedOutputStream;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import io.github.kaeshuffle.format.SegmentIndexBuilder;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
@@ -48,7 +40,6 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private final int firstBuffer;
   private final BlockEncoder encoder;
   private final MemoryBudget budget;
-  private final SpillFiles spillFiles;
   private final Partition[] partitions;
 
   /** Where full blocks are encoded before they are copied into their partition's frames. */
@@ -60,13 +51,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    */
   private final ByteBuffer sealFrame;
 
-  private final List<Spill> spills = new ArrayList<>();
+  private final FrameSpills spills;
   private long held;
   private long frameBytesInMemory;
-  private long spilledBytes;
   private long memorySpilled;
   private long sealedBlocks;
-  private long diskNanos;
   private boolean spilling;
 
   private static final class Partition {
@@ -78,9 +67,6 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     /** Every frame written so far, spilled or not, in order: the segment's index. */
     final SegmentIndexBuilder index = new SegmentIndexBuilder();
   }
-
-  /** One spill file: partition p's frames are bytes [offsets[p], offsets[p + 1]). */
-  private record Spill(Path file, long[] offsets) {}
 
   public PartitionedBlockBuffer(
       int numPartitions,
@@ -110,7 +96,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     this.firstBuffer = firstBuffer;
     this.encoder = encoder;
     this.budget = budget;
-    this.spillFiles = spillFiles;
+    this.spills = new FrameSpills(spillFiles, numPartitions);
     this.partitions = new Partition[numPartitions];
     for (int i = 0; i < numPartitions; i++) {
       partitions[i] = new Partition();
@@ -235,47 +221,36 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return 0;
     }
     spilling = true;
-    TimedOutputStream disk = null;
     try {
-      Path file = spillFiles.newSpillFile();
-      long[] offsets = new long[partitions.length + 1];
-      long freed = 0;
-      long position = 0;
-      disk = new TimedOutputStream(Files.newOutputStream(file));
-      try (OutputStream out = new BufferedOutputStream(disk, 64 * 1024)) {
-        for (int i = 0; i < partitions.length; i++) {
-          Partition p = partitions[i];
-          offsets[i] = position;
-          out.write(p.frames, 0, p.framesLength);
-          position += p.framesLength;
-          frameBytesInMemory -= p.framesLength;
-          p.framesLength = 0;
-          if (sealPartials && p.rawLength > 0) {
-            int length = encodeFrame(p, sealFrame);
-            out.write(sealFrame.array(), 0, length);
-            position += length;
-            sealedBlocks++;
-          }
-          if (sealPartials) {
-            freed += p.raw.length;
-            p.raw = EMPTY;
-          }
-          freed += p.frames.length;
-          p.frames = EMPTY;
-        }
-        offsets[partitions.length] = position;
-      }
-      spills.add(new Spill(file, offsets));
-      spilledBytes += position;
+      long before = heldByPartitions();
+      spills.write((i, out) -> spillPartition(partitions[i], sealPartials, out));
+      long freed = before - heldByPartitions();
       memorySpilled += freed;
       release(freed);
       return freed;
     } finally {
       spilling = false;
-      if (disk != null) {
-        diskNanos += disk.nanos();
-      }
     }
+  }
+
+  /** Writes a partition's frames (and sealed partial block) to a spill; frees its buffers. */
+  private long spillPartition(Partition p, boolean sealPartials, OutputStream out)
+      throws IOException {
+    long written = p.framesLength;
+    out.write(p.frames, 0, p.framesLength);
+    frameBytesInMemory -= p.framesLength;
+    p.framesLength = 0;
+    p.frames = EMPTY;
+    if (sealPartials) {
+      if (p.rawLength > 0) {
+        int length = encodeFrame(p, sealFrame);
+        out.write(sealFrame.array(), 0, length);
+        written += length;
+        sealedBlocks++;
+      }
+      p.raw = EMPTY;
+    }
+    return written;
   }
 
   /**
@@ -283,22 +258,14 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    * frames in memory, the last partial block, the index. Empty partitions are not opened.
    */
   public void writeTo(PartitionStreams streams) throws IOException {
-    List<FileChannel> channels = new ArrayList<>();
     try {
-      for (Spill s : spills) {
-        channels.add(FileChannel.open(s.file(), StandardOpenOption.READ));
-      }
-      ByteBuffer copy = ByteBuffer.allocate(64 * 1024);
       for (int i = 0; i < partitions.length; i++) {
         Partition p = partitions[i];
         if (p.index.blockCount() == 0 && p.rawLength == 0) {
           continue;
         }
         OutputStream out = streams.open(i);
-        for (int s = 0; s < spills.size(); s++) {
-          long[] offsets = spills.get(s).offsets();
-          copyRange(channels.get(s), offsets[i], offsets[i + 1], copy, out);
-        }
+        spills.copyTo(i, out);
         out.write(p.frames, 0, p.framesLength);
         if (p.rawLength > 0) {
           int length = encodeFrame(p, frame);
@@ -311,31 +278,12 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         partitions[i] = new Partition();
       }
     } finally {
-      for (FileChannel c : channels) {
-        c.close();
-      }
-    }
-  }
-
-  /** Copies spilled frames to the output; the time reading the spill file counts as disk time. */
-  private void copyRange(FileChannel in, long from, long to, ByteBuffer buf, OutputStream out)
-      throws IOException {
-    long position = from;
-    while (position < to) {
-      buf.clear().limit((int) Math.min(buf.capacity(), to - position));
-      long t = System.nanoTime();
-      int n = in.read(buf, position);
-      diskNanos += System.nanoTime() - t;
-      if (n < 0) {
-        throw new IOException("Spill file ended early at byte " + position + " of " + to);
-      }
-      out.write(buf.array(), 0, n);
-      position += n;
+      spills.doneReading();
     }
   }
 
   public long spilledBytes() {
-    return spilledBytes;
+    return spills.bytes();
   }
 
   /** Memory freed by spills so far (Spark's "memory bytes spilled"). */
@@ -348,11 +296,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    * around the disk itself (the output's partition streams are timed by their owner).
    */
   public long diskNanos() {
-    return diskNanos;
+    return spills.diskNanos();
   }
 
   public int spillCount() {
-    return spills.size();
+    return spills.count();
   }
 
   /** Partial blocks closed early, as short frames, because memory ran out. */
@@ -363,26 +311,16 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Deletes spill files and gives all memory back. Idempotent. */
   @Override
   public void close() throws IOException {
-    IOException first = null;
-    for (Spill s : spills) {
-      try {
-        Files.deleteIfExists(s.file());
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        }
+    try {
+      spills.close();
+    } finally {
+      for (int i = 0; i < partitions.length; i++) {
+        partitions[i] = new Partition();
       }
-    }
-    spills.clear();
-    for (int i = 0; i < partitions.length; i++) {
-      partitions[i] = new Partition();
-    }
-    if (held > 0) {
-      budget.release(held);
-      held = 0;
-    }
-    if (first != null) {
-      throw first;
+      if (held > 0) {
+        budget.release(held);
+        held = 0;
+      }
     }
   }
 }

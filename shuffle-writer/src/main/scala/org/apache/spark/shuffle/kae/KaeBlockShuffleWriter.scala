@@ -105,22 +105,33 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       memory,
       () => shims.newSpillFile(blockManager))
     memory.buffer = buffer
-
-    val serializer = dep.serializer.newInstance()
-    val partitioner = dep.partitioner
-    var count = 0L
     if (doctor) {
       val b = buffer
       serialize =
         new RecordSample(() => encoder.stats().codecNanos() + b.diskNanos + outputNanos)
     }
+    writeMetrics.incRecordsWritten(serializeAll(records))
+    commit()
+    context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)
+    context.taskMetrics().incMemoryBytesSpilled(buffer.memorySpilled)
+    context.taskMetrics().incPeakExecutionMemory(memory.peak)
+    mapStatus = shims.mapStatus(blockManager, partitionLengths, mapId, rowChecksums.aggregated)
+  }
+
+  /**
+   * Serializes every record into its partition's block buffer; returns the count. A stream per
+   * partition (opened with the partition's first record), or one shared stream that is pointed at
+   * each record's partition and flushed into it.
+   */
+  private def serializeAll(records: Iterator[Product2[K, V]]): Long = {
+    val serializer = dep.serializer.newInstance()
+    val partitioner = dep.partitioner
     val checksummed = rowChecksums.enabled
-    // A stream per partition (opened with the partition's first record), or one shared stream
-    // that is pointed at each record's partition and flushed into it.
     val shared =
       if (numPartitions > settings.partitionStreams) new PartitionOutput(0) else null
     val streams = new Array[SerializationStream](if (shared == null) numPartitions else 1)
     if (shared != null) streams(0) = serializer.serializeStream(shared)
+    var count = 0L
     while (records.hasNext) {
       val record = records.next()
       if (serialize != null) serialize.begin()
@@ -143,8 +154,11 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       count += 1
     }
     streams.foreach(s => if (s != null) s.close())
-    writeMetrics.incRecordsWritten(count)
+    count
+  }
 
+  /** Writes every partition's segment through Spark's map output writer and commits them. */
+  private def commit(): Unit = {
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
@@ -159,10 +173,6 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
         throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
     }
-    context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)
-    context.taskMetrics().incMemoryBytesSpilled(buffer.memorySpilled)
-    context.taskMetrics().incPeakExecutionMemory(memory.peak)
-    mapStatus = shims.mapStatus(blockManager, partitionLengths, mapId, rowChecksums.aggregated)
   }
 
   /**
