@@ -137,27 +137,16 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       ids.synchronized { ids.add(mapId) }
       val onStats = (stats: BlockStats, times: WriteTimes) =>
         if (h.metrics != null) h.metrics.addWrite(stats, times)
-      if (h.blockWriter) {
-        new KaeBlockShuffleWriter(
-          h.dependency,
-          mapId,
-          context,
-          metrics,
-          executorComponents,
-          writerSettings,
-          settings.doctor,
-          onStats)
-      } else {
-        new KaeSortShuffleWriter(
-          h.dependency,
-          mapId,
-          context,
-          metrics,
-          executorComponents,
-          writerSettings,
-          settings.doctor,
-          onStats)
-      }
+      val task = MapTask(
+        mapId,
+        context,
+        metrics,
+        executorComponents,
+        writerSettings,
+        settings.doctor,
+        onStats)
+      if (h.blockWriter) new KaeBlockShuffleWriter(h.dependency, task)
+      else new KaeSortShuffleWriter(h.dependency, task)
     case other =>
       sortShuffleManager.getWriter(other, mapId, context, metrics)
   }

@@ -17,24 +17,15 @@ import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats}
-import io.github.kaeshuffle.writer.{
-  MemoryBudget,
-  PartitionedBlockBuffer,
-  PartitionStreams,
-  WriterSettings
-}
+import io.github.kaeshuffle.format.BlockEncoder
+import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams}
 
-import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
+import org.apache.spark.{ShuffleDependency, SparkEnv}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializationStream
-import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
-import org.apache.spark.shuffle.api.{
-  ShuffleExecutorComponents,
-  ShuffleMapOutputWriter,
-  ShufflePartitionWriter
-}
+import org.apache.spark.shuffle.ShuffleWriter
+import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
 import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 
@@ -50,20 +41,12 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * record. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
  * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
  * be copied - not recompressed - into the final output.
- *
- * @param doctor measure the shuffle doctor's serialization and disk links ([[WriteTimes]])
- * @param onStats receives the block statistics and the writer's times once the output is written
  */
 private[spark] class KaeBlockShuffleWriter[K, V](
     dep: ShuffleDependency[K, V, _],
-    mapId: Long,
-    context: TaskContext,
-    writeMetrics: ShuffleWriteMetricsReporter,
-    executorComponents: ShuffleExecutorComponents,
-    settings: WriterSettings,
-    doctor: Boolean,
-    onStats: (BlockStats, WriteTimes) => Unit)
+    task: MapTask)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
+  import task._
 
   private val numPartitions = dep.partitioner.numPartitions
   private var buffer: PartitionedBlockBuffer = _

@@ -17,18 +17,13 @@ import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
-import io.github.kaeshuffle.format.{BlockEncoder, BlockStats, SegmentWriter}
-import io.github.kaeshuffle.writer.WriterSettings
+import io.github.kaeshuffle.format.{BlockEncoder, SegmentWriter}
 
-import org.apache.spark.{ShuffleDependency, SparkEnv, TaskContext}
+import org.apache.spark.{ShuffleDependency, SparkEnv}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializerInstance
-import org.apache.spark.shuffle.{ShuffleWriteMetricsReporter, ShuffleWriter}
-import org.apache.spark.shuffle.api.{
-  ShuffleExecutorComponents,
-  ShuffleMapOutputWriter,
-  ShufflePartitionWriter
-}
+import org.apache.spark.shuffle.ShuffleWriter
+import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
 import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 import org.apache.spark.util.collection.ExternalSorter
@@ -43,21 +38,12 @@ import org.apache.spark.util.collection.ExternalSorter
  * is ever wrapped around the serializer. The partitions' segments go to Spark's map output writer,
  * which commits `.data`, `.index` and the checksum file atomically, so every Spark component that
  * serves shuffle files serves these unchanged.
- *
- * @param doctor measure the shuffle doctor's serialization and disk links ([[WriteTimes]])
- * @param onStats receives the block statistics and the writer's times once the map output is
- *     written (or failed)
  */
 private[spark] class KaeSortShuffleWriter[K, V, C](
     dep: ShuffleDependency[K, V, C],
-    mapId: Long,
-    context: TaskContext,
-    writeMetrics: ShuffleWriteMetricsReporter,
-    executorComponents: ShuffleExecutorComponents,
-    settings: WriterSettings,
-    doctor: Boolean,
-    onStats: (BlockStats, WriteTimes) => Unit)
+    task: MapTask)
   extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
+  import task._
 
   private val shims = WriterShims.current
   private var sorter: ExternalSorter[K, V, _] = _
