@@ -145,17 +145,16 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
-    try {
+    val (lengths, commitNanos) = MapOutputs.writeAndCommit(
+      mapOutputWriter,
+      dep.shuffleId,
+      mapId,
+      context,
+      getChecksumValues(checksums)) {
       buffer.writeTo(new OutputStreams(mapOutputWriter, checksums))
-      val t = System.nanoTime()
-      partitionLengths =
-        mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
-      outputNanos += System.nanoTime() - t
-    } catch {
-      case e: Exception =>
-        MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
-        throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
     }
+    partitionLengths = lengths
+    outputNanos += commitNanos
   }
 
   /**

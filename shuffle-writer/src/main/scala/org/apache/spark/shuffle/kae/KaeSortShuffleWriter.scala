@@ -75,25 +75,27 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
             (if (timedDisk == null) 0L else timedDisk.nanos()))
       } else null
     try {
-      val serializer = dep.serializer.newInstance()
-      for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
-        writePartition(
-          mapOutputWriter,
-          partition,
-          elements,
-          serializer,
-          if (checksums.nonEmpty) checksums(partition) else null,
-          encoder,
-          serialize)
+      val (lengths, commitNanos) = MapOutputs.writeAndCommit(
+        mapOutputWriter,
+        dep.shuffleId,
+        mapId,
+        context,
+        getChecksumValues(checksums)) {
+        val serializer = dep.serializer.newInstance()
+        for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
+          val checksum = if (checksums.nonEmpty) checksums(partition) else null
+          writePartition(
+            mapOutputWriter,
+            partition,
+            elements,
+            serializer,
+            checksum,
+            encoder,
+            serialize)
+        }
       }
-      val t = System.nanoTime()
-      partitionLengths =
-        mapOutputWriter.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
-      diskNanos += System.nanoTime() - t
-    } catch {
-      case e: Exception =>
-        MapOutputs.abortQuietly(mapOutputWriter, e, dep.shuffleId, mapId)
-        throw MapOutputs.failure(e, dep.shuffleId, mapId, context)
+      partitionLengths = lengths
+      diskNanos += commitNanos
     } finally {
       encoder.close()
       onStats(

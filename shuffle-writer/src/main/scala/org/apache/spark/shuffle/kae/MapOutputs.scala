@@ -40,6 +40,30 @@ private[spark] object MapOutputs extends Logging {
     }
 
   /**
+   * Writes a map output's partitions with `writeAll`, then commits them with Spark's checksums.
+   * On any failure the output is aborted (a failure to abort is attached, never thrown instead)
+   * and the task fails with the shuffle, map output and attempt named. Returns the partition
+   * lengths and the nanoseconds the commit took (the doctor's disk link).
+   */
+  def writeAndCommit(
+      writer: ShuffleMapOutputWriter,
+      shuffleId: Int,
+      mapId: Long,
+      context: TaskContext,
+      checksums: => Array[Long])(writeAll: => Unit): (Array[Long], Long) = {
+    try {
+      writeAll
+      val t = System.nanoTime()
+      val lengths = writer.commitAllPartitions(checksums).getPartitionLengths
+      (lengths, System.nanoTime() - t)
+    } catch {
+      case e: Exception =>
+        abortQuietly(writer, e, shuffleId, mapId)
+        throw failure(e, shuffleId, mapId, context)
+    }
+  }
+
+  /**
    * Aborts `writer` after `cause`; a failure to abort is logged and attached to `cause` as
    * suppressed, never allowed to replace it.
    */
