@@ -18,20 +18,20 @@ package io.github.kaeshuffle.codec;
  * here with System.load and through dlopen in the kaezip backend gives the same loaded object, so
  * these counters see every call the backend makes.
  */
-final class StandInZlib {
+public final class StandInZlib {
   static {
     System.load(TestCodecs.testLib("libzstandin.so"));
   }
 
   private StandInZlib() {}
 
-  static native long deflateCalls();
+  public static native long deflateCalls();
 
-  static native long deflateInitCalls();
+  public static native long deflateInitCalls();
 
-  static native long deflateResetCalls();
+  public static native long deflateResetCalls();
 
-  static native long inflateCalls();
+  public static native long inflateCalls();
 
-  static native long inflateInitCalls();
+  public static native long inflateInitCalls();
 }

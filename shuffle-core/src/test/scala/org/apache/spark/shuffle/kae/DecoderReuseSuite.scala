@@ -15,6 +15,7 @@ package org.apache.spark.shuffle.kae
 
 import java.util.concurrent.atomic.AtomicLong
 
+import io.github.kaeshuffle.codec.{StandInZlib, TestCodecs}
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
@@ -22,7 +23,9 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 /**
  * A reduce stage that reads 200 map outputs opens about one decoder (one native decompressor) per
  * thread that decodes, not one per fetched stream: decoders come from the executor's pool and go
- * back to it when a stream or task is done.
+ * back to it when a stream or task is done. Counted twice: by the pool, and outside our code by
+ * the zlib stand-in served as the KAEzip library, which counts `inflateInit` calls (on KAEzip each
+ * one is a hardware session and an 8 MiB buffer).
  */
 class DecoderReuseSuite extends AnyFunSuite {
   private val MapTasks = 200
@@ -32,7 +35,9 @@ class DecoderReuseSuite extends AnyFunSuite {
     test(s"200 map outputs read by $ReduceTasks reduce tasks on 2 threads (prefetch $prefetch)") {
       val conf = LocalSpark.conf(master = "local[2]")
         .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
-        .set("spark.shuffle.kae.codec", "zlib")
+        .set("spark.shuffle.kae.codec", "kaezip")
+        .set("spark.shuffle.kae.kaezip.libraryPath", TestCodecs.testLib("libzstandin.so"))
+        .set("spark.shuffle.kae.kaezip.skipHardwareCheck", "true")
       LocalSpark.withSpark(conf) { sc =>
         val streams = new AtomicLong
         sc.addSparkListener(new SparkListener {
@@ -41,6 +46,7 @@ class DecoderReuseSuite extends AnyFunSuite {
               streams.addAndGet(e.taskMetrics.shuffleReadMetrics.localBlocksFetched)
             }
         })
+        val inits0 = StandInZlib.inflateInitCalls()
         val counts = sc.parallelize(1 to 100000, MapTasks)
           .map(i => (i % 1000, 1L))
           .partitionBy(new org.apache.spark.HashPartitioner(ReduceTasks))
@@ -50,12 +56,14 @@ class DecoderReuseSuite extends AnyFunSuite {
         sc.listenerBus.waitUntilEmpty()
         val manager = sc.env.shuffleManager.asInstanceOf[KaeShuffleManager]
         val created = manager.decodersCreated
+        val inits = StandInZlib.inflateInitCalls() - inits0
         println(s"DecoderReuseSuite prefetch=$prefetch: ${streams.get} fetched streams, " +
-          s"$created decoders created")
+          s"$created decoders created, $inits inflateInit calls")
         assert(streams.get == MapTasks * ReduceTasks)
         // A task's thread and, while a stream is decoded ahead, its decompressor thread: at most
         // two per task thread, whatever the number of streams.
         assert(created >= 1 && created <= 4, s"$created decoders for ${streams.get} streams")
+        assert(inits >= 1 && inits <= created, s"$inits inflateInit calls for $created decoders")
       }
     }
   }
