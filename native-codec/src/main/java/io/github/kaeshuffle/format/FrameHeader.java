@@ -98,6 +98,22 @@ public record FrameHeader(
               + VERSION
               + ".");
     }
+    FrameHeader h = fields(b, at);
+    if ((long) buf.limit() - at - FRAME_HEADER_LENGTH < h.storedLength()) {
+      throw new CorruptBlockException(
+          "Truncated frame at offset "
+              + at
+              + ": payload of "
+              + h.storedLength()
+              + " bytes, only "
+              + (buf.limit() - at - FRAME_HEADER_LENGTH)
+              + " left.");
+    }
+    return h;
+  }
+
+  /** Reads and checks the header's fields after its magic and version. */
+  private static FrameHeader fields(ByteBuffer b, int at) throws CorruptBlockException {
     int codecId = b.get(at + 5) & 0xff;
     CodecFormat format = CodecFormat.ofId(codecId);
     int flags = b.get(at + 6) & 0xff;
@@ -140,16 +156,6 @@ public record FrameHeader(
               + " for raw length "
               + raw
               + (storedRaw ? " stored raw." : " compressed."));
-    }
-    if ((long) buf.limit() - at - FRAME_HEADER_LENGTH < stored) {
-      throw new CorruptBlockException(
-          "Truncated frame at offset "
-              + at
-              + ": payload of "
-              + stored
-              + " bytes, only "
-              + (buf.limit() - at - FRAME_HEADER_LENGTH)
-              + " left.");
     }
     return new FrameHeader(format, flags, raw, stored, checksum);
   }

@@ -13,16 +13,13 @@
  */
 package io.github.kaeshuffle.yarn;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
@@ -32,15 +29,10 @@ import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
 import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
 import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.crypto.AuthServerBootstrap;
-import org.apache.spark.network.sasl.ShuffleSecretManager;
 import org.apache.spark.network.server.TransportServer;
 import org.apache.spark.network.server.TransportServerBootstrap;
 import org.apache.spark.network.shuffle.ExternalBlockHandler;
-import org.apache.spark.network.shuffledb.DB;
 import org.apache.spark.network.shuffledb.DBBackend;
-import org.apache.spark.network.shuffledb.DBIterator;
-import org.apache.spark.network.shuffledb.StoreVersion;
-import org.apache.spark.network.util.DBProvider;
 import org.apache.spark.network.util.TransportConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,12 +77,9 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   public static final String APP_SCOPED_DIRS = "spark.shuffle.kae.service.appScopedDirs";
 
   static final String EXECUTORS_DB = "registeredExecutors.rdb";
-  static final String SECRETS_DB = "kaeShuffleSecrets.rdb";
-  private static final String SECRET_KEY_PREFIX = "AppCreds;";
-  private static final StoreVersion SECRETS_VERSION = new StoreVersion(1, 0);
+  static final String SECRETS_DB = AppSecrets.DB_NAME;
 
-  private ShuffleSecretManager secrets;
-  private DB secretsDb;
+  private AppSecrets secrets;
   private ExternalBlockHandler blockHandler;
   private TransportContext transportContext;
   private TransportServer server;
@@ -149,17 +138,8 @@ public class KaeYarnShuffleService extends AuxiliaryService {
 
     List<TransportServerBootstrap> bootstraps = new ArrayList<>();
     if (authenticate) {
-      secrets = new ShuffleSecretManager();
-      if (recovery != null) {
-        secretsDb =
-            DBProvider.initDB(
-                DBBackend.ROCKSDB,
-                new File(recovery, SECRETS_DB),
-                SECRETS_VERSION,
-                new ObjectMapper());
-        reloadSecrets();
-      }
-      bootstraps.add(new AuthServerBootstrap(transportConf, secrets));
+      secrets = new AppSecrets(recovery);
+      bootstraps.add(new AuthServerBootstrap(transportConf, secrets.manager()));
     }
     transportContext = new TransportContext(transportConf, blockHandler, true);
     server = transportContext.createServer(port, bootstraps);
@@ -200,25 +180,6 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     return dir;
   }
 
-  private void reloadSecrets() throws IOException {
-    byte[] prefix = SECRET_KEY_PREFIX.getBytes(StandardCharsets.UTF_8);
-    int n = 0;
-    try (DBIterator it = secretsDb.iterator()) {
-      it.seek(prefix);
-      while (it.hasNext()) {
-        Map.Entry<byte[], byte[]> e = it.next();
-        String key = new String(e.getKey(), StandardCharsets.UTF_8);
-        if (!key.startsWith(SECRET_KEY_PREFIX)) {
-          break;
-        }
-        String appId = key.substring(SECRET_KEY_PREFIX.length());
-        secrets.registerApp(appId, new String(e.getValue(), StandardCharsets.UTF_8));
-        n++;
-      }
-    }
-    LOG.info("KAE shuffle service reloaded the secrets of {} application(s)", n);
-  }
-
   /** The port the service listens on (useful when configured as 0), or -1 when not serving. */
   public int port() {
     return boundPort;
@@ -241,11 +202,7 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     }
     byte[] bytes = new byte[secret.remaining()];
     secret.duplicate().get(bytes);
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    secrets.registerApp(appId, text);
-    if (secretsDb != null) {
-      secretsDb.put(key(appId), bytes);
-    }
+    secrets.register(appId, bytes);
     LOG.info("Application {} initialized with its secret", appId);
   }
 
@@ -253,20 +210,13 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   public void stopApplication(ApplicationTerminationContext context) {
     String appId = context.getApplicationId().toString();
     if (secrets != null) {
-      secrets.unregisterApp(appId);
-      if (secretsDb != null) {
-        secretsDb.delete(key(appId));
-      }
+      secrets.unregister(appId);
     }
     if (blockHandler != null) {
       // YARN deletes the application's directories itself.
       blockHandler.applicationRemoved(appId, false);
     }
     LOG.info("Application {} stopped", appId);
-  }
-
-  private static byte[] key(String appId) {
-    return (SECRET_KEY_PREFIX + appId).getBytes(StandardCharsets.UTF_8);
   }
 
   @Override
@@ -305,8 +255,8 @@ public class KaeYarnShuffleService extends AuxiliaryService {
       if (blockHandler != null) {
         blockHandler.close();
       }
-      if (secretsDb != null) {
-        secretsDb.close();
+      if (secrets != null) {
+        secrets.close();
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Error while stopping the KAE shuffle service", e);
@@ -314,7 +264,7 @@ public class KaeYarnShuffleService extends AuxiliaryService {
       server = null;
       transportContext = null;
       blockHandler = null;
-      secretsDb = null;
+      secrets = null;
       boundPort = -1;
     }
   }
