@@ -15,6 +15,7 @@ flags=(-std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -Wall -Wextra -Werror)
 "$CC" "${flags[@]}" -o "$out/libzstandin.so" "$here/zlib_standin.c" -ldl
 "$CC" "${flags[@]}" -DFAIL_INIT -o "$out/libzfailinit.so" "$here/zlib_standin.c" -ldl
 "$CC" "${flags[@]}" -DDELAY_US=20000 -o "$out/libzslow.so" "$here/zlib_standin.c" -ldl
+"$CC" "${flags[@]}" -pthread -o "$out/libkaezipmodel.so" "$here/kaezip_model.c" -ldl
 "$CC" "${flags[@]}" -o "$out/libnotzlib.so" "$here/not_zlib.c"
 "$CC" "${flags[@]}" -o "$out/libabortonload.so" "$here/abort_on_load.c"
 

@@ -1,0 +1,68 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.codec;
+
+/**
+ * The KAEzip cost model (src/test/native/kaezip_model.c): a zlib-compatible library with KAEzip's
+ * cost shape, for tests and benchmarks. Loading it here with System.load and through dlopen in the
+ * kaezip backend gives the same loaded object, so these counters see every call the backend makes.
+ */
+public final class KaeZipModel {
+  public static final int COMPRESS = 0;
+  public static final int DECOMPRESS = 1;
+
+  /** Counter numbers, in kaezip_model.c's order. */
+  public static final int SESSIONS = 0;
+
+  public static final int REQUESTS = 1;
+  public static final int CALLS = 2;
+  public static final int WAITS = 3;
+  public static final int BYTES_IN = 4;
+  public static final int BYTES_OUT = 5;
+  public static final int WAIT_NANOS = 6;
+  public static final int DEVICE_NANOS = 7;
+  public static final int SOFTWARE_CPU_NANOS = 8;
+
+  private static final String PATH = TestCodecs.testLib("libkaezipmodel.so");
+
+  static {
+    System.load(PATH);
+  }
+
+  private KaeZipModel() {}
+
+  /** The library's path, for {@code spark.shuffle.kae.kaezip.libraryPath}. */
+  public static String path() {
+    return PATH;
+  }
+
+  /** Options for the kaezip backend served by the model (hardware check skipped). */
+  public static CodecOptions options() {
+    return CodecOptions.builder()
+        .codec(CodecKind.KAEZIP)
+        .kaezipLibrary(PATH)
+        .kaezipSkipHardwareCheck(true)
+        .build();
+  }
+
+  public static native long counter(int which, int direction);
+
+  public static native long liveSessions();
+
+  /** Replaces the model's latency, set-up time (microseconds) and contexts per direction. */
+  public static native void configure(long requestMicros, long setupMicros, long contexts);
+
+  /** deflateInit2_ asked for raw deflate; KAEzip answers Z_STREAM_ERROR (-2). */
+  public static native int rawDeflateInit();
+}

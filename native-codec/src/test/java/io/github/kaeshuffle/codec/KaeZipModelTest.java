@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The KAEzip cost model behaves as KAEzip is described to (shared/KAEZIP.md): real zlib bytes any
+ * zlib reads, a session per init, requests of at most 1 MiB, a bounded number of contexts, the
+ * KAEzip bound, a 4 KB window at level 1, no raw deflate. Counts only, never times.
+ */
+class KaeZipModelTest {
+  private static final int BLOCK = 256 * 1024;
+
+  @AfterEach
+  void defaults() {
+    KaeZipModel.configure(50, 100, 2);
+  }
+
+  private static long count(int which, int dir) {
+    return KaeZipModel.counter(which, dir);
+  }
+
+  private static byte[] compress(BlockCodec codec, byte[] raw) throws CodecException {
+    try (BlockCompressor c = codec.newCompressor()) {
+      byte[] out = new byte[codec.maxCompressedLength(raw.length)];
+      int n = c.compress(raw, 0, raw.length, out, 0, out.length);
+      return java.util.Arrays.copyOf(out, n);
+    }
+  }
+
+  private static byte[] decompress(BlockCodec codec, byte[] packed, int rawLength)
+      throws CodecException {
+    try (BlockDecompressor d = codec.newDecompressor()) {
+      byte[] out = new byte[rawLength];
+      d.decompress(packed, 0, packed.length, out, 0, rawLength);
+      return out;
+    }
+  }
+
+  @Test
+  void realZlibBytesOneSessionPerContextOneRequestPerMiB() throws Exception {
+    BlockCodec model = Codecs.exact(KaeZipModel.options());
+    BlockCodec zlib = TestCodecs.exact(CodecKind.ZLIB);
+    byte[] small = TestCodecs.data("text", BLOCK, 1);
+    byte[] large = TestCodecs.data("text", (5 << 20) / 2, 2); // 2.5 MiB: three requests
+    long sessions0 = count(KaeZipModel.SESSIONS, KaeZipModel.COMPRESS);
+    long requests0 = count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS);
+    try (BlockCompressor c = model.newCompressor()) {
+      for (byte[] raw : List.of(small, large)) {
+        byte[] out = new byte[model.maxCompressedLength(raw.length)];
+        int n = c.compress(raw, 0, raw.length, out, 0, out.length);
+        byte[] packed = java.util.Arrays.copyOf(out, n);
+        assertArrayEquals(raw, decompress(zlib, packed, raw.length), "zlib reads it");
+        assertArrayEquals(raw, decompress(model, packed, raw.length), "the model reads it");
+      }
+    }
+    assertEquals(1, count(KaeZipModel.SESSIONS, KaeZipModel.COMPRESS) - sessions0);
+    assertEquals(1 + 3, count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS) - requests0);
+    assertEquals(0, KaeZipModel.liveSessions(), "every session ended with its context");
+  }
+
+  @Test
+  void kaezipsBoundAndItsSmallWindowAtLevelOne() throws Exception {
+    BlockCodec model = Codecs.exact(KaeZipModel.options());
+    assertEquals(BLOCK + BLOCK / 8 + 13, model.maxCompressedLength(BLOCK));
+    byte[] raw = TestCodecs.data("text", BLOCK, 3);
+    int modelLength = compress(model, raw).length;
+    int zlibLength = compress(TestCodecs.exact(CodecKind.ZLIB), raw).length;
+    assertTrue(
+        modelLength > zlibLength,
+        "a 4 KB window compresses less than zlib level 1: " + modelLength + " vs " + zlibLength);
+  }
+
+  @Test
+  void rawDeflateIsRefused() {
+    assertEquals(-2, KaeZipModel.rawDeflateInit());
+  }
+
+  @Test
+  void callersBeyondTheContextsWait() throws Exception {
+    KaeZipModel.configure(2_000, 0, 1); // 2 ms per request, one context per direction
+    BlockCodec model = Codecs.exact(KaeZipModel.options());
+    byte[] raw = TestCodecs.data("text", 16 * 1024, 4);
+    long waits0 = count(KaeZipModel.WAITS, KaeZipModel.COMPRESS);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<byte[]>> results = new ArrayList<>();
+      for (int t = 0; t < 3; t++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  byte[] last = null;
+                  for (int i = 0; i < 10; i++) {
+                    last = compress(model, raw);
+                  }
+                  return last;
+                }));
+      }
+      for (Future<byte[]> f : results) {
+        assertArrayEquals(raw, decompress(model, f.get(), raw.length));
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertTrue(
+        count(KaeZipModel.WAITS, KaeZipModel.COMPRESS) > waits0, "three callers, one context");
+  }
+}
