@@ -39,6 +39,9 @@ public final class BlockEncoder implements AutoCloseable {
   private final BlockStats stats = new BlockStats();
   private final IncompressibleProbe probe;
 
+  /** Set when an encode failed: such an encoder is closed, never lent out again. */
+  private boolean failed;
+
   /** An encoder that calls the codec for every block. */
   public BlockEncoder(BlockCodec codec) throws CodecException {
     this(codec, false);
@@ -69,6 +72,17 @@ public final class BlockEncoder implements AutoCloseable {
    * both buffers; returns the frame's length.
    */
   public int encode(ByteBuffer raw, ByteBuffer out) throws CodecException {
+    boolean ok = false;
+    try {
+      int length = encodeBlock(raw, out);
+      ok = true;
+      return length;
+    } finally {
+      failed |= !ok;
+    }
+  }
+
+  private int encodeBlock(ByteBuffer raw, ByteBuffer out) throws CodecException {
     int rawLength = raw.remaining();
     if (rawLength < 1 || rawLength > MAX_BLOCK_SIZE) {
       throw new IllegalArgumentException(
@@ -120,6 +134,11 @@ public final class BlockEncoder implements AutoCloseable {
 
   public BlockStats stats() {
     return stats;
+  }
+
+  /** Whether an encode failed since this encoder was made (bad arguments or a codec error). */
+  public boolean failed() {
+    return failed;
   }
 
   @Override

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
-import io.github.kaeshuffle.format.{BlockStats, DecoderPool}
+import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.internal.{config, Logging}
@@ -82,6 +82,22 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
    * decompressor per fetched stream; twice the cores stay idle at most (a task's thread and its
    * decompress-ahead thread each hold one while they decode).
    */
+  /**
+   * The executor's encoders, reused by its map tasks instead of one native compressor per task
+   * (on KAEzip a session each); twice the cores stay idle at most.
+   */
+  private lazy val encoders = {
+    encodersMade.set(true)
+    new EncoderPool(
+      codec,
+      writerSettings.probeIncompressible,
+      2 * Runtime.getRuntime.availableProcessors())
+  }
+  private val encodersMade = new AtomicBoolean(false)
+
+  /** Encoders (so native compressors) this executor has made; for tests. */
+  private[kae] def encodersCreated: Long = if (encodersMade.get) encoders.created() else 0L
+
   private lazy val decoders = {
     decodersMade.set(true)
     new DecoderPool(codec, 2 * Runtime.getRuntime.availableProcessors())
@@ -143,6 +159,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
         metrics,
         executorComponents,
         writerSettings,
+        encoders,
         settings.doctor,
         onStats)
       if (h.blockWriter) new KaeBlockShuffleWriter(h.dependency, task)
@@ -196,6 +213,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   override def stop(): Unit = {
     if (decodersMade.get) decoders.close()
+    if (encodersMade.get) encoders.close()
     shuffleBlockResolver.stop()
     if (!sortShuffleIds.isEmpty) sortShuffleManager.stop()
   }

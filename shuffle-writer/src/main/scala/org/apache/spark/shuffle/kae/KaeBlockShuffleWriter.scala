@@ -77,7 +77,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   }
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
-    encoder = new BlockEncoder(settings.codec, settings.probeIncompressible)
+    encoder = encoders.borrow()
     memory = new WriterMemory(context.taskMemoryManager())
     val blockManager = SparkEnv.get.blockManager
     buffer = new PartitionedBlockBuffer(
@@ -233,11 +233,13 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         buffer = null
       }
       if (encoder != null) {
-        encoder.close()
         val times = if (serialize == null) WriteTimes.None
         else WriteTimes(serialize.estimate(), diskNanos + outputNanos)
-        onStats(encoder.stats(), times)
-        encoder = null
+        try onStats(encoder.stats(), times)
+        finally {
+          encoders.giveBack(encoder)
+          encoder = null
+        }
       }
       writeMetrics.incWriteTime(System.nanoTime() - start)
     }

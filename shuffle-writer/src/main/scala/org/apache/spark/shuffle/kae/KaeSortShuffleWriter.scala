@@ -66,7 +66,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
     val mapOutputWriter =
       executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
-    val encoder = new BlockEncoder(settings.codec, settings.probeIncompressible)
+    val encoder = encoders.borrow()
     // The doctor's serialization link, less the codec and disk time nested in it.
     val serialize =
       if (doctor) {
@@ -97,10 +97,13 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       partitionLengths = lengths
       diskNanos += commitNanos
     } finally {
-      encoder.close()
-      onStats(
-        encoder.stats(),
-        if (serialize == null) WriteTimes.None else WriteTimes(serialize.estimate(), diskNanos))
+      try {
+        onStats(
+          encoder.stats(),
+          if (serialize == null) WriteTimes.None else WriteTimes(serialize.estimate(), diskNanos))
+      } finally {
+        encoders.giveBack(encoder)
+      }
     }
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
     context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)

@@ -13,7 +13,7 @@
  */
 package org.apache.spark.shuffle.kae
 
-import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.format.{BlockStats, EncoderPool}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.TaskContext
@@ -24,6 +24,7 @@ import org.apache.spark.shuffle.api.ShuffleExecutorComponents
  * What either map-side writer is given besides its shuffle: which map output it writes, for which
  * task, where Spark's metrics and files go, how to write, and where its statistics go.
  *
+ * @param encoders the executor's encoders: a task borrows one and gives it back when it stops
  * @param doctor measure the shuffle doctor's serialization and disk links ([[WriteTimes]])
  * @param onStats receives the block statistics and the writer's times once the output is written
  *     (or failed)
@@ -34,5 +35,6 @@ private[spark] case class MapTask(
     writeMetrics: ShuffleWriteMetricsReporter,
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
+    encoders: EncoderPool,
     doctor: Boolean,
     onStats: (BlockStats, WriteTimes) => Unit)

@@ -21,13 +21,15 @@ import org.scalatest.funsuite.AnyFunSuite
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
 /**
- * A reduce stage that reads 200 map outputs opens about one decoder (one native decompressor) per
- * thread that decodes, not one per fetched stream: decoders come from the executor's pool and go
- * back to it when a stream or task is done. Counted twice: by the pool, and outside our code by
- * the zlib stand-in served as the KAEzip library, which counts `inflateInit` calls (on KAEzip each
- * one is a hardware session and an 8 MiB buffer).
+ * Native codec sessions are reused across tasks and streams: 200 map tasks open about one
+ * compressor per task thread, not one per task, and a reduce stage that reads their 200 outputs
+ * opens about one decoder (one native decompressor) per thread that decodes, not one per fetched
+ * stream. Encoders and decoders come from the executor's pools and go back when a task or stream
+ * is done. Counted twice: by the pools, and outside our code by the zlib stand-in served as the
+ * KAEzip library, which counts `deflateInit` and `inflateInit` calls (on KAEzip each one is a
+ * hardware session and an 8 MiB buffer).
  */
-class DecoderReuseSuite extends AnyFunSuite {
+class SessionReuseSuite extends AnyFunSuite {
   private val MapTasks = 200
   private val ReduceTasks = 4
 
@@ -47,6 +49,7 @@ class DecoderReuseSuite extends AnyFunSuite {
             }
         })
         val inits0 = StandInZlib.inflateInitCalls()
+        val deflateInits0 = StandInZlib.deflateInitCalls()
         val counts = sc.parallelize(1 to 100000, MapTasks)
           .map(i => (i % 1000, 1L))
           .partitionBy(new org.apache.spark.HashPartitioner(ReduceTasks))
@@ -57,13 +60,22 @@ class DecoderReuseSuite extends AnyFunSuite {
         val manager = sc.env.shuffleManager.asInstanceOf[KaeShuffleManager]
         val created = manager.decodersCreated
         val inits = StandInZlib.inflateInitCalls() - inits0
-        println(s"DecoderReuseSuite prefetch=$prefetch: ${streams.get} fetched streams, " +
+        val encoders = manager.encodersCreated
+        val deflateInits = StandInZlib.deflateInitCalls() - deflateInits0
+        println(s"SessionReuseSuite prefetch=$prefetch: $MapTasks map tasks, $encoders " +
+          s"encoders created, $deflateInits deflateInit calls; ${streams.get} fetched streams, " +
           s"$created decoders created, $inits inflateInit calls")
         assert(streams.get == MapTasks * ReduceTasks)
         // A task's thread and, while a stream is decoded ahead, its decompressor thread: at most
         // two per task thread, whatever the number of streams.
         assert(created >= 1 && created <= 4, s"$created decoders for ${streams.get} streams")
         assert(inits >= 1 && inits <= created, s"$inits inflateInit calls for $created decoders")
+        // Two task threads, each holding one encoder while its map task writes.
+        assert(encoders >= 1 && encoders <= 2, s"$encoders encoders for $MapTasks map tasks")
+        // Plus, the first time the library is opened in this JVM, the backend's one trial init.
+        assert(
+          deflateInits >= encoders && deflateInits <= encoders + 1,
+          s"$deflateInits deflateInit calls, $encoders encoders")
       }
     }
   }
