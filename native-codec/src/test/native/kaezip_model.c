@@ -34,6 +34,8 @@
  *   KAEZIP_MODEL_DECOMPRESS_MBPS device decompress throughput, MB/s (8000)
  *   KAEZIP_MODEL_MAX_REQUEST     largest request, bytes (1048576)
  *   KAEZIP_MODEL_STATS_DIR       where each process writes kaezip-model-<pid>.txt (counters)
+ *   KAEZIP_MODEL_FAIL_EVERY      a hardware fault: every n-th deflate/inflate call with input
+ *                                returns Z_STREAM_ERROR without touching the stream (0: never)
  * No public figure exists for the latencies: they are to be swept, not trusted.
  */
 #include <dlfcn.h>
@@ -53,7 +55,7 @@
 #define DIR_DECOMP 1
 
 typedef struct {
-  long request_us, setup_us, contexts, mbps[2], max_request;
+  long request_us, setup_us, contexts, mbps[2], max_request, fail_every;
   char stats_dir[512];
 } settings;
 
@@ -69,7 +71,18 @@ static int64_t device_free_at_ns;
 /* Counters, per direction where it matters. */
 static atomic_long n_sessions[2], n_requests[2], n_calls[2], n_waits[2];
 static atomic_long bytes_in[2], bytes_out[2], wait_ns[2], device_ns[2], software_cpu_ns[2];
-static atomic_long live_sessions;
+static atomic_long live_sessions, n_calls_all, n_faults;
+
+static const settings *conf(void);
+
+/* Whether this call is one the model fails (KAEZIP_MODEL_FAIL_EVERY). */
+static int fault_now(z_streamp s) {
+  long every = conf()->fail_every;
+  if (every <= 0 || s->avail_in == 0) return 0;
+  if (atomic_fetch_add(&n_calls_all, 1) % every != every - 1) return 0;
+  atomic_fetch_add(&n_faults, 1);
+  return 1;
+}
 
 static long env_long(const char *name, long dflt) {
   const char *v = getenv(name);
@@ -86,6 +99,7 @@ static void read_settings(void) {
   cfg.mbps[DIR_COMP] = env_long("KAEZIP_MODEL_COMPRESS_MBPS", 7000);
   cfg.mbps[DIR_DECOMP] = env_long("KAEZIP_MODEL_DECOMPRESS_MBPS", 8000);
   cfg.max_request = env_long("KAEZIP_MODEL_MAX_REQUEST", 1 << 20);
+  cfg.fail_every = env_long("KAEZIP_MODEL_FAIL_EVERY", 0);
   if (cfg.contexts < 1) cfg.contexts = 1;
   if (cfg.max_request < 1) cfg.max_request = 1 << 20;
   const char *dir = getenv("KAEZIP_MODEL_STATS_DIR");
@@ -247,7 +261,7 @@ static int flush_supported(int flush) {
 
 int deflate(z_streamp s, int flush) {
   REAL(int, deflate, (z_streamp, int));
-  if (!flush_supported(flush)) return Z_STREAM_ERROR;
+  if (!flush_supported(flush) || fault_now(s)) return Z_STREAM_ERROR;
   uInt in0 = s->avail_in, out0 = s->avail_out;
   int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
   int rc = real_deflate(s, flush);
@@ -262,7 +276,7 @@ int deflate(z_streamp s, int flush) {
 
 int inflate(z_streamp s, int flush) {
   REAL(int, inflate, (z_streamp, int));
-  if (!flush_supported(flush)) return Z_STREAM_ERROR;
+  if (!flush_supported(flush) || fault_now(s)) return Z_STREAM_ERROR;
   uInt in0 = s->avail_in, out0 = s->avail_out;
   int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
   int rc = real_inflate(s, flush);
@@ -364,22 +378,32 @@ jlong_t Java_io_github_kaeshuffle_codec_KaeZipModel_counter(void *env, void *cls
   return counter(which, dir);
 }
 
+jlong_t Java_io_github_kaeshuffle_codec_KaeZipModel_faults(void *env, void *cls) {
+  (void)env;
+  (void)cls;
+  return atomic_load(&n_faults);
+}
+
 jlong_t Java_io_github_kaeshuffle_codec_KaeZipModel_liveSessions(void *env, void *cls) {
   (void)env;
   (void)cls;
   return atomic_load(&live_sessions);
 }
 
-/* Replaces the settings (tests): latency and set-up in microseconds, contexts per direction. */
+/*
+ * Replaces the settings (tests): latency and set-up in microseconds, contexts per direction, and
+ * a fault every n-th call with input (0: none).
+ */
 void Java_io_github_kaeshuffle_codec_KaeZipModel_configure(void *env, void *cls,
                                                            jlong_t request_us, jlong_t setup_us,
-                                                           jlong_t contexts) {
+                                                           jlong_t contexts, jlong_t fail_every) {
   (void)env;
   (void)cls;
   conf();
   cfg.request_us = (long)request_us;
   cfg.setup_us = (long)setup_us;
   cfg.contexts = contexts < 1 ? 1 : (long)contexts;
+  cfg.fail_every = fail_every < 0 ? 0 : (long)fail_every;
 }
 
 /* deflateInit2_ with raw deflate: KAEzip refuses it (tests). */

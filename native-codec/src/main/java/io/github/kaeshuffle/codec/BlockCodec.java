@@ -31,6 +31,14 @@ public interface BlockCodec {
   /** What serves this codec, for logs: library, version, path. */
   String description();
 
+  /**
+   * Whether a hardware engine serves this codec (KAEzip): its faults are then retried in software
+   * for the block at hand ({@link Codecs#software}), never failing a task.
+   */
+  default boolean hardware() {
+    return false;
+  }
+
   /** The largest compressed size of {@code rawLength} bytes; size destinations with it. */
   int maxCompressedLength(int rawLength);
 

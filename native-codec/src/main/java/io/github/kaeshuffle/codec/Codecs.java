@@ -33,6 +33,8 @@ public final class Codecs {
   private static final Logger LOG = LoggerFactory.getLogger(Codecs.class);
   private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
   private static final Map<CodecFormat, BlockCodec> DECODERS = new EnumMap<>(CodecFormat.class);
+  private static final Map<CodecFormat, BlockCodec> SOFTWARE = new EnumMap<>(CodecFormat.class);
+  private static final Set<String> FAULT_LOGGED = ConcurrentHashMap.newKeySet();
 
   private Codecs() {}
 
@@ -105,6 +107,32 @@ public final class Codecs {
           "Codec '" + o.codec() + "' is not available: " + String.join("; ", notes));
     }
     return codec;
+  }
+
+  /**
+   * The software codec that takes over a block when a hardware codec of {@code format} fails:
+   * native zlib for deflate (java when the native library is missing). The same format, so readers
+   * cannot tell. Chosen once; a hardware fault is logged once per process.
+   */
+  public static BlockCodec software(CodecFormat format, String what, CodecException fault)
+      throws CodecException {
+    if (FAULT_LOGGED.add(what)) {
+      LOG.warn(
+          "KAE Shuffle: the hardware codec failed to {} a block ({}); that block and any later"
+              + " one that fails go to software, with the same format (logged once)",
+          what,
+          fault.toString());
+    }
+    synchronized (SOFTWARE) {
+      BlockCodec codec = SOFTWARE.get(format);
+      if (codec == null) {
+        CodecKind kind =
+            format == CodecFormat.DEFLATE ? CodecKind.ZLIB : CodecKind.decoderOf(format);
+        codec = choose(CodecOptions.builder().codec(kind).build()).codec();
+        SOFTWARE.put(format, codec);
+      }
+      return codec;
+    }
   }
 
   /** The codec used to read frames of a format when no reader codec of that format is given. */

@@ -41,6 +41,11 @@ final class NativeBlockCodec implements BlockCodec {
   }
 
   @Override
+  public boolean hardware() {
+    return CodecKind.KAEZIP.id().equals(name);
+  }
+
+  @Override
   public CodecFormat format() {
     return CodecFormat.DEFLATE;
   }

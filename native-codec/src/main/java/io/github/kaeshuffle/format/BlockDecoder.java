@@ -42,6 +42,9 @@ public final class BlockDecoder implements AutoCloseable {
   private final CRC32C crc = new CRC32C();
   private final BlockStats stats = new BlockStats();
 
+  /** Made when a hardware codec first fails a block (only the preferred codec's format). */
+  private BlockDecompressor software;
+
   /** Set when a decode failed: such a decoder is closed, never handed to another stream. */
   private boolean failed;
 
@@ -102,7 +105,7 @@ public final class BlockDecoder implements AutoCloseable {
       stats.storedRawBlocks++;
     } else {
       long t0 = System.nanoTime();
-      decompressor(h.format()).decompress(src, dst, h.rawLength());
+      decompress(h, src, dst);
       stats.codecNanos += System.nanoTime() - t0;
       stats.codecCalls++;
     }
@@ -110,6 +113,38 @@ public final class BlockDecoder implements AutoCloseable {
     stats.rawBytes += h.rawLength();
     stats.storedBytes += h.storedLength();
     return h.rawLength();
+  }
+
+  /**
+   * One codec call; when a hardware codec fails, the block is decoded again in software from the
+   * same bytes: a hardware fault never fails a read, while corrupt data fails both and is reported
+   * by the software decoder.
+   */
+  private void decompress(FrameHeader h, ByteBuffer src, ByteBuffer dst) throws CodecException {
+    ByteBuffer srcAgain = src.duplicate();
+    int dstStart = dst.position();
+    try {
+      decompressor(h.format()).decompress(src, dst, h.rawLength());
+    } catch (CodecException e) {
+      if (!hardware(h.format())) {
+        throw e;
+      }
+      dst.position(dstStart);
+      software(h.format(), e).decompress(srcAgain, dst, h.rawLength());
+      stats.softwareBlocks++;
+    }
+  }
+
+  private boolean hardware(CodecFormat format) {
+    return preferred != null && preferred.format() == format && preferred.hardware();
+  }
+
+  private BlockDecompressor software(CodecFormat format, CodecException fault)
+      throws CodecException {
+    if (software == null) {
+      software = Codecs.software(format, "decompress", fault).newDecompressor();
+    }
+    return software;
   }
 
   private BlockDecompressor decompressor(CodecFormat format) throws CodecException {
@@ -143,6 +178,10 @@ public final class BlockDecoder implements AutoCloseable {
   public void close() {
     for (BlockDecompressor d : decompressors.values()) {
       d.close();
+    }
+    if (software != null) {
+      software.close();
+      software = null;
     }
     decompressors.clear();
   }

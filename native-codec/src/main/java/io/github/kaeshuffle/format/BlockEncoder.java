@@ -21,6 +21,7 @@ import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.BlockCompressor;
 import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.Codecs;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
@@ -38,6 +39,9 @@ public final class BlockEncoder implements AutoCloseable {
   private final CRC32C crc = new CRC32C();
   private final BlockStats stats = new BlockStats();
   private final IncompressibleProbe probe;
+
+  /** Made when a hardware codec first fails a block: that block and later failures use it. */
+  private BlockCompressor software;
 
   /** Set when an encode failed: such an encoder is closed, never lent out again. */
   private boolean failed;
@@ -108,7 +112,7 @@ public final class BlockEncoder implements AutoCloseable {
       stored = rawLength;
       stats.probedRawBlocks++;
     } else {
-      stored = compressor.compress(rawView, payload);
+      stored = compress(rawView, payload);
       stats.codecCalls++;
     }
     // The probe's time counts as the codec's: it is the codec layer's work for this block.
@@ -132,6 +136,27 @@ public final class BlockEncoder implements AutoCloseable {
     return FRAME_HEADER_LENGTH + stored;
   }
 
+  /**
+   * One codec call for the block; when a hardware codec fails, the block is compressed again in
+   * software (same format) from the untouched input, so no task fails for a hardware fault.
+   */
+  private int compress(ByteBuffer raw, ByteBuffer payload) throws CodecException {
+    ByteBuffer rawAgain = raw.duplicate();
+    ByteBuffer payloadAgain = payload.duplicate();
+    try {
+      return compressor.compress(raw, payload);
+    } catch (CodecException e) {
+      if (!codec.hardware()) {
+        throw e;
+      }
+      if (software == null) {
+        software = Codecs.software(codec.format(), "compress", e).newCompressor();
+      }
+      stats.softwareBlocks++;
+      return software.compress(rawAgain, payloadAgain);
+    }
+  }
+
   public BlockStats stats() {
     return stats;
   }
@@ -143,6 +168,9 @@ public final class BlockEncoder implements AutoCloseable {
 
   @Override
   public void close() {
+    if (software != null) {
+      software.close();
+    }
     compressor.close();
   }
 }

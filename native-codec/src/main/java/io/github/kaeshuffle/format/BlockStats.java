@@ -25,6 +25,7 @@ public final class BlockStats {
   long storedRawBlocks;
   long probedRawBlocks;
   long codecNanos;
+  long softwareBlocks;
 
   public long blocks() {
     return blocks;
@@ -63,6 +64,11 @@ public final class BlockStats {
     return codecNanos;
   }
 
+  /** Blocks a hardware codec failed on, done in software instead (counted in codec calls too). */
+  public long softwareBlocks() {
+    return softwareBlocks;
+  }
+
   public void add(BlockStats other) {
     blocks += other.blocks;
     codecCalls += other.codecCalls;
@@ -71,6 +77,7 @@ public final class BlockStats {
     storedRawBlocks += other.storedRawBlocks;
     probedRawBlocks += other.probedRawBlocks;
     codecNanos += other.codecNanos;
+    softwareBlocks += other.softwareBlocks;
   }
 
   /** Back to zero, for an owner that starts counting anew (a pooled decoder's next lease). */
@@ -82,6 +89,7 @@ public final class BlockStats {
     storedRawBlocks = 0;
     probedRawBlocks = 0;
     codecNanos = 0;
+    softwareBlocks = 0;
   }
 
   @Override

@@ -60,8 +60,20 @@ public final class KaeZipModel {
 
   public static native long liveSessions();
 
-  /** Replaces the model's latency, set-up time (microseconds) and contexts per direction. */
-  public static native void configure(long requestMicros, long setupMicros, long contexts);
+  /**
+   * Replaces the model's latency, set-up time (microseconds), contexts per direction, and makes
+   * every {@code failEvery}-th call with input a hardware fault (0: none).
+   */
+  public static native void configure(
+      long requestMicros, long setupMicros, long contexts, long failEvery);
+
+  /** The defaults (50 us per request, 100 us set-up, 2 contexts, no faults). */
+  public static void defaults() {
+    configure(50, 100, 2, 0);
+  }
+
+  /** Calls the model failed as a hardware fault. */
+  public static native long faults();
 
   /** deflateInit2_ asked for raw deflate; KAEzip answers Z_STREAM_ERROR (-2). */
   public static native int rawDeflateInit();

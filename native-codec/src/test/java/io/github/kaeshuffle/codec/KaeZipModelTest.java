@@ -35,7 +35,7 @@ class KaeZipModelTest {
 
   @AfterEach
   void defaults() {
-    KaeZipModel.configure(50, 100, 2);
+    KaeZipModel.defaults();
   }
 
   private static long count(int which, int dir) {
@@ -94,13 +94,41 @@ class KaeZipModelTest {
   }
 
   @Test
+  void hardwareFaultsGoToSoftwareBlockByBlock() throws Exception {
+    KaeZipModel.configure(0, 0, 2, 3); // every third call with input fails
+    BlockCodec model = Codecs.exact(KaeZipModel.options());
+    byte[] raw = TestCodecs.data("text", 12 * BLOCK + 100, 5);
+    long faults0 = KaeZipModel.faults();
+    byte[] segment;
+    io.github.kaeshuffle.format.BlockStats written;
+    try (io.github.kaeshuffle.format.BlockEncoder enc =
+        new io.github.kaeshuffle.format.BlockEncoder(model)) {
+      segment = io.github.kaeshuffle.format.SegmentWriter.encode(enc, BLOCK, raw);
+      written = enc.stats();
+      assertTrue(!enc.failed(), "a hardware fault is not a failed encode");
+    }
+    try (io.github.kaeshuffle.format.BlockDecoder dec =
+        new io.github.kaeshuffle.format.BlockDecoder(model)) {
+      byte[] back =
+          new io.github.kaeshuffle.format.SegmentInputStream(java.nio.ByteBuffer.wrap(segment), dec)
+              .readAllBytes();
+      assertArrayEquals(raw, back, "no byte lost or changed");
+      assertTrue(dec.stats().softwareBlocks() > 0, "reads fell back: " + dec.stats());
+      assertTrue(!dec.failed());
+    }
+    assertTrue(written.softwareBlocks() > 0, "writes fell back: " + written);
+    assertEquals(13, written.blocks());
+    assertTrue(KaeZipModel.faults() - faults0 >= written.softwareBlocks());
+  }
+
+  @Test
   void rawDeflateIsRefused() {
     assertEquals(-2, KaeZipModel.rawDeflateInit());
   }
 
   @Test
   void callersBeyondTheContextsWait() throws Exception {
-    KaeZipModel.configure(2_000, 0, 1); // 2 ms per request, one context per direction
+    KaeZipModel.configure(2_000, 0, 1, 0); // 2 ms per request, one context per direction
     BlockCodec model = Codecs.exact(KaeZipModel.options());
     byte[] raw = TestCodecs.data("text", 16 * 1024, 4);
     long waits0 = count(KaeZipModel.WAITS, KaeZipModel.COMPRESS);

@@ -37,6 +37,7 @@ private[spark] class KaeShuffleMetrics private (
     add(WriteCodecNanos, s.codecNanos())
     add(WriteStoredRawBlocks, s.storedRawBlocks())
     add(WriteProbedRawBlocks, s.probedRawBlocks())
+    add(WriteSoftwareBlocks, s.softwareBlocks())
     add(WriteSerializeNanos, times.serializeNanos)
     add(WriteDiskNanos, times.diskNanos)
   }
@@ -45,6 +46,7 @@ private[spark] class KaeShuffleMetrics private (
     add(ReadRawBytes, s.rawBytes())
     add(ReadCodecCalls, s.codecCalls())
     add(ReadCodecNanos, s.codecNanos())
+    add(ReadSoftwareBlocks, s.softwareBlocks())
     add(ReadWaitNanos, sources.waitNanos)
     add(ReadMappedBytes, sources.mappedBytes)
     add(ReadInPlaceBytes, sources.inPlaceBytes)
@@ -67,6 +69,12 @@ private[spark] object KaeShuffleMetrics {
 
   /** Of the blocks stored raw, those the incompressibility probe stored without a codec call. */
   val WriteProbedRawBlocks = Prefix + "write.probedRawBlocks"
+
+  /** Blocks a hardware codec failed on, compressed in software instead (same format). */
+  val WriteSoftwareBlocks = Prefix + "write.softwareBlocks"
+
+  /** Blocks a hardware codec failed to decode, decoded in software instead. */
+  val ReadSoftwareBlocks = Prefix + "read.softwareBlocks"
   val ReadRawBytes = Prefix + "read.rawBytes"
   val ReadCodecCalls = Prefix + "read.codecCalls"
   val ReadCodecNanos = Prefix + "read.codecNanos"
@@ -100,7 +108,9 @@ private[spark] object KaeShuffleMetrics {
     WriteDiskNanos,
     ReadFetchNanos,
     ReadDecodeNanos,
-    ReadDeserializeNanos
+    ReadDeserializeNanos,
+    WriteSoftwareBlocks,
+    ReadSoftwareBlocks
   )
 
   def register(sc: SparkContext): KaeShuffleMetrics =

@@ -123,13 +123,17 @@ private[spark] object KaeStageSummaryListener {
           s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
           s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
           s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
-          s" ${mib(t(ReadCopiedBytes))}")
+          s" ${mib(t(ReadCopiedBytes))}" + software(t(ReadSoftwareBlocks)))
       } else None
     ).flatten
     if (parts.isEmpty) None
     else Some(s"KAE Shuffle stage ${info.stageId}.${info.attemptNumber()} " +
       s"(${info.numTasks} tasks): ${parts.mkString("; ")}")
   }
+
+  /** A hardware codec's faults taken over by software, when there were any. */
+  private def software(blocks: Long): String =
+    if (blocks > 0) s"; $blocks blocks done in software after a hardware codec fault" else ""
 
   private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0)
 
