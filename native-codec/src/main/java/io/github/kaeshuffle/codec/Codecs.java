@@ -123,6 +123,11 @@ public final class Codecs {
           what,
           fault.toString());
     }
+    return software(format);
+  }
+
+  /** The software codec of a format (native zlib for deflate, else java): chosen once. */
+  public static BlockCodec software(CodecFormat format) throws CodecException {
     synchronized (SOFTWARE) {
       BlockCodec codec = SOFTWARE.get(format);
       if (codec == null) {

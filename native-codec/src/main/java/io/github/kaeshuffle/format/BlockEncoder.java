@@ -40,7 +40,13 @@ public final class BlockEncoder implements AutoCloseable {
   private final BlockStats stats = new BlockStats();
   private final IncompressibleProbe probe;
 
-  /** Made when a hardware codec first fails a block: that block and later failures use it. */
+  /** Blocks shorter than this go to {@link #software} (hardware codecs only). */
+  private final int softwareBelow;
+
+  /**
+   * Made when a hardware codec first fails a block, or first meets a block under {@link
+   * #softwareBelow}: those blocks use it.
+   */
   private BlockCompressor software;
 
   /** Set when an encode failed: such an encoder is closed, never lent out again. */
@@ -56,9 +62,23 @@ public final class BlockEncoder implements AutoCloseable {
    *     the ones it judges incompressible raw, without calling the codec
    */
   public BlockEncoder(BlockCodec codec, boolean probeIncompressible) throws CodecException {
+    this(codec, probeIncompressible, 0);
+  }
+
+  /**
+   * @param softwareBelow with a hardware codec, blocks shorter than this many bytes are compressed
+   *     in software (same format): each hardware request has a fixed cost, and a partition's last
+   *     block is often tiny; 0 sends every block to the hardware
+   */
+  public BlockEncoder(BlockCodec codec, boolean probeIncompressible, int softwareBelow)
+      throws CodecException {
+    if (softwareBelow < 0) {
+      throw new IllegalArgumentException("softwareBelow cannot be negative: " + softwareBelow);
+    }
     this.codec = codec;
     this.compressor = codec.newCompressor();
     this.probe = probeIncompressible ? new IncompressibleProbe() : null;
+    this.softwareBelow = codec.hardware() ? softwareBelow : 0;
   }
 
   public BlockCodec codec() {
@@ -141,6 +161,13 @@ public final class BlockEncoder implements AutoCloseable {
    * software (same format) from the untouched input, so no task fails for a hardware fault.
    */
   private int compress(ByteBuffer raw, ByteBuffer payload) throws CodecException {
+    if (raw.remaining() < softwareBelow) {
+      if (software == null) {
+        software = Codecs.software(codec.format()).newCompressor();
+      }
+      stats.smallSoftwareBlocks++;
+      return software.compress(raw, payload);
+    }
     ByteBuffer rawAgain = raw.duplicate();
     ByteBuffer payloadAgain = payload.duplicate();
     try {

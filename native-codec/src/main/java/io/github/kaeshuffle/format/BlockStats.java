@@ -26,6 +26,7 @@ public final class BlockStats {
   long probedRawBlocks;
   long codecNanos;
   long softwareBlocks;
+  long smallSoftwareBlocks;
 
   public long blocks() {
     return blocks;
@@ -64,6 +65,14 @@ public final class BlockStats {
     return codecNanos;
   }
 
+  /**
+   * Blocks under the hardware codec's minimum size, compressed in software by design (counted in
+   * codec calls too).
+   */
+  public long smallSoftwareBlocks() {
+    return smallSoftwareBlocks;
+  }
+
   /** Blocks a hardware codec failed on, done in software instead (counted in codec calls too). */
   public long softwareBlocks() {
     return softwareBlocks;
@@ -78,6 +87,7 @@ public final class BlockStats {
     probedRawBlocks += other.probedRawBlocks;
     codecNanos += other.codecNanos;
     softwareBlocks += other.softwareBlocks;
+    smallSoftwareBlocks += other.smallSoftwareBlocks;
   }
 
   /** Back to zero, for an owner that starts counting anew (a pooled decoder's next lease). */
@@ -90,6 +100,7 @@ public final class BlockStats {
     probedRawBlocks = 0;
     codecNanos = 0;
     softwareBlocks = 0;
+    smallSoftwareBlocks = 0;
   }
 
   @Override

@@ -28,6 +28,7 @@ import java.util.Deque;
 public final class EncoderPool implements AutoCloseable {
   private final BlockCodec codec;
   private final boolean probeIncompressible;
+  private final int softwareBelow;
   private final int maxIdle;
   private final Deque<BlockEncoder> idle = new ArrayDeque<>();
   private long created;
@@ -36,14 +37,18 @@ public final class EncoderPool implements AutoCloseable {
   /**
    * @param probeIncompressible whether the encoders probe blocks before the codec ({@link
    *     BlockEncoder#BlockEncoder(BlockCodec, boolean)})
+   * @param softwareBelow with a hardware codec, blocks shorter than this go to software ({@link
+   *     BlockEncoder#BlockEncoder(BlockCodec, boolean, int)})
    * @param maxIdle most encoders kept for reuse; more returned at once are closed
    */
-  public EncoderPool(BlockCodec codec, boolean probeIncompressible, int maxIdle) {
+  public EncoderPool(
+      BlockCodec codec, boolean probeIncompressible, int softwareBelow, int maxIdle) {
     if (maxIdle < 0) {
       throw new IllegalArgumentException("maxIdle cannot be negative: " + maxIdle);
     }
     this.codec = codec;
     this.probeIncompressible = probeIncompressible;
+    this.softwareBelow = softwareBelow;
     this.maxIdle = maxIdle;
   }
 
@@ -57,7 +62,7 @@ public final class EncoderPool implements AutoCloseable {
       }
     }
     // Outside the lock: opening a compressor may wait for the library (KAEzip's init mutex).
-    BlockEncoder e = new BlockEncoder(codec, probeIncompressible);
+    BlockEncoder e = new BlockEncoder(codec, probeIncompressible, softwareBelow);
     synchronized (this) {
       created++;
     }

@@ -122,6 +122,30 @@ class KaeZipModelTest {
   }
 
   @Test
+  void blocksUnderTheMinimumGoToSoftwareWithoutARequest() throws Exception {
+    BlockCodec model = Codecs.exact(KaeZipModel.options());
+    byte[] tiny = TestCodecs.data("text", 1000, 6);
+    byte[] big = TestCodecs.data("text", 64 * 1024, 7);
+    long requests0 = count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS);
+    try (io.github.kaeshuffle.format.BlockEncoder enc =
+            new io.github.kaeshuffle.format.BlockEncoder(model, false, 4096);
+        io.github.kaeshuffle.format.BlockDecoder dec =
+            new io.github.kaeshuffle.format.BlockDecoder(model)) {
+      for (byte[] raw : List.of(tiny, big)) {
+        byte[] seg = io.github.kaeshuffle.format.SegmentWriter.encode(enc, BLOCK, raw);
+        byte[] back =
+            new io.github.kaeshuffle.format.SegmentInputStream(java.nio.ByteBuffer.wrap(seg), dec)
+                .readAllBytes();
+        assertArrayEquals(raw, back);
+      }
+      assertEquals(1, enc.stats().smallSoftwareBlocks(), "the 1,000-byte block");
+      assertEquals(2, enc.stats().codecCalls());
+    }
+    assertEquals(
+        1, count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS) - requests0, "only the large block");
+  }
+
+  @Test
   void rawDeflateIsRefused() {
     assertEquals(-2, KaeZipModel.rawDeflateInit());
   }

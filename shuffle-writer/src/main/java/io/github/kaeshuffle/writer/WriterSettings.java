@@ -30,6 +30,8 @@ import java.util.Objects;
  *     without a codec call
  * @param partitionStreams most partitions for which the block writer keeps a serialization stream
  *     per partition (above, one stream flushed into each record's partition)
+ * @param hardwareMinBlock with a hardware codec, blocks shorter than this are compressed in
+ *     software (0: every block goes to the hardware)
  */
 public record WriterSettings(
     BlockCodec codec,
@@ -37,7 +39,8 @@ public record WriterSettings(
     long maxMemory,
     int initialBufferSize,
     boolean probeIncompressible,
-    int partitionStreams) {
+    int partitionStreams,
+    int hardwareMinBlock) {
   /** Spark's own limit for its bypass-merge writer, which also keeps a stream per partition. */
   public static final int DEFAULT_PARTITION_STREAMS = 200;
 
@@ -55,6 +58,6 @@ public record WriterSettings(
 
   /** Settings with the defaults for memory (no own limit, 4 KiB first buffers), no probe. */
   public WriterSettings(BlockCodec codec, int blockSize) {
-    this(codec, blockSize, 0, Math.min(4096, blockSize), false, DEFAULT_PARTITION_STREAMS);
+    this(codec, blockSize, 0, Math.min(4096, blockSize), false, DEFAULT_PARTITION_STREAMS, 0);
   }
 }

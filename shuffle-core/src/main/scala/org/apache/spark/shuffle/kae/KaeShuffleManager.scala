@@ -91,6 +91,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     new EncoderPool(
       codec,
       writerSettings.probeIncompressible,
+      writerSettings.hardwareMinBlock,
       2 * Runtime.getRuntime.availableProcessors())
   }
   private val encodersMade = new AtomicBoolean(false)

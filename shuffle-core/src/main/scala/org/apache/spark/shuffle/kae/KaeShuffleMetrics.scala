@@ -38,6 +38,7 @@ private[spark] class KaeShuffleMetrics private (
     add(WriteStoredRawBlocks, s.storedRawBlocks())
     add(WriteProbedRawBlocks, s.probedRawBlocks())
     add(WriteSoftwareBlocks, s.softwareBlocks())
+    add(WriteSmallSoftwareBlocks, s.smallSoftwareBlocks())
     add(WriteSerializeNanos, times.serializeNanos)
     add(WriteDiskNanos, times.diskNanos)
   }
@@ -72,6 +73,9 @@ private[spark] object KaeShuffleMetrics {
 
   /** Blocks a hardware codec failed on, compressed in software instead (same format). */
   val WriteSoftwareBlocks = Prefix + "write.softwareBlocks"
+
+  /** Blocks under `spark.shuffle.kae.kaezip.minBlockSize`, compressed in software by design. */
+  val WriteSmallSoftwareBlocks = Prefix + "write.smallSoftwareBlocks"
 
   /** Blocks a hardware codec failed to decode, decoded in software instead. */
   val ReadSoftwareBlocks = Prefix + "read.softwareBlocks"
@@ -110,7 +114,8 @@ private[spark] object KaeShuffleMetrics {
     ReadDecodeNanos,
     ReadDeserializeNanos,
     WriteSoftwareBlocks,
-    ReadSoftwareBlocks
+    ReadSoftwareBlocks,
+    WriteSmallSoftwareBlocks
   )
 
   def register(sc: SparkContext): KaeShuffleMetrics =

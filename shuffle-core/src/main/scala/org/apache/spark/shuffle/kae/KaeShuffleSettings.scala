@@ -37,6 +37,7 @@ private[spark] case class KaeShuffleSettings(
     writerInitialBuffer: Int,
     probeIncompressible: Option[Boolean],
     partitionStreams: Int,
+    hardwareMinBlock: Int,
     prefetch: Boolean,
     windowSize: Long,
     windowKind: DecodeWindow.Kind,
@@ -51,7 +52,9 @@ private[spark] case class KaeShuffleSettings(
     writerMaxMemory,
     writerInitialBuffer,
     probeIncompressible.getOrElse(codec.format() == CodecFormat.DEFLATE),
-    partitionStreams)
+    partitionStreams,
+    hardwareMinBlock
+  )
 
   /** The reduce side's settings with the codec this JVM chose. */
   def readerSettings(codec: BlockCodec): ReaderSettings =
@@ -79,6 +82,7 @@ private[spark] object KaeShuffleSettings {
         case other => Some(other.toBoolean)
       },
       conf.get(WRITER_PARTITION_STREAMS),
+      conf.get(KAEZIP_MIN_BLOCK).toInt,
       conf.get(READER_PREFETCH),
       conf.get(READER_WINDOW_SIZE),
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
