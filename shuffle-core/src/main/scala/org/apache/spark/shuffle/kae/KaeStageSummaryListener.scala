@@ -115,6 +115,10 @@ private[spark] object KaeStageSummaryListener {
           s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw" +
           (if (t(WriteProbedRawBlocks) > 0) {
              s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
+           } else "") + software(t(WriteSoftwareBlocks)) +
+          (if (t(WriteSmallSoftwareBlocks) > 0) {
+             s"; ${t(WriteSmallSoftwareBlocks)} blocks under the hardware's minimum size " +
+               "compressed in software"
            } else ""))
       } else None,
       if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
