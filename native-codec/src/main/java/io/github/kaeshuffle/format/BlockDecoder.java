@@ -121,14 +121,15 @@ public final class BlockDecoder implements AutoCloseable {
    * by the software decoder.
    */
   private void decompress(FrameHeader h, ByteBuffer src, ByteBuffer dst) throws CodecException {
+    if (!hardware(h.format())) {
+      decompressor(h.format()).decompress(src, dst, h.rawLength());
+      return;
+    }
     ByteBuffer srcAgain = src.duplicate();
     int dstStart = dst.position();
     try {
       decompressor(h.format()).decompress(src, dst, h.rawLength());
     } catch (CodecException e) {
-      if (!hardware(h.format())) {
-        throw e;
-      }
       dst.position(dstStart);
       software(h.format(), e).decompress(srcAgain, dst, h.rawLength());
       stats.softwareBlocks++;
@@ -167,11 +168,6 @@ public final class BlockDecoder implements AutoCloseable {
   /** Whether a decode failed (corrupt input or a codec error) since this decoder was made. */
   public boolean failed() {
     return failed;
-  }
-
-  /** Native decompressors this decoder opened (one per format it met). */
-  public int decompressorsOpened() {
-    return decompressors.size();
   }
 
   @Override

@@ -168,14 +168,14 @@ public final class BlockEncoder implements AutoCloseable {
       stats.smallSoftwareBlocks++;
       return software.compress(raw, payload);
     }
+    if (!codec.hardware()) {
+      return compressor.compress(raw, payload);
+    }
     ByteBuffer rawAgain = raw.duplicate();
     ByteBuffer payloadAgain = payload.duplicate();
     try {
       return compressor.compress(raw, payload);
     } catch (CodecException e) {
-      if (!codec.hardware()) {
-        throw e;
-      }
       if (software == null) {
         software = Codecs.software(codec.format(), "compress", e).newCompressor();
       }

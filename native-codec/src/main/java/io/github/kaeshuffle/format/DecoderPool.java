@@ -14,8 +14,6 @@
 package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.BlockCodec;
-import java.util.ArrayDeque;
-import java.util.Deque;
 
 /**
  * Decoders shared by the streams and tasks of one process, so a reduce stage opens about one native
@@ -27,10 +25,7 @@ import java.util.Deque;
  */
 public final class DecoderPool implements DecoderLender, AutoCloseable {
   private final BlockCodec preferred;
-  private final int maxIdle;
-  private final Deque<BlockDecoder> idle = new ArrayDeque<>();
-  private long created;
-  private boolean closed;
+  private final IdlePool<BlockDecoder> idle;
 
   /**
    * @param preferred the codec that decodes blocks of its own format (others use their format's
@@ -38,11 +33,8 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
    * @param maxIdle most decoders kept for reuse; more returned at once are closed
    */
   public DecoderPool(BlockCodec preferred, int maxIdle) {
-    if (maxIdle < 0) {
-      throw new IllegalArgumentException("maxIdle cannot be negative: " + maxIdle);
-    }
     this.preferred = preferred;
-    this.maxIdle = maxIdle;
+    this.idle = new IdlePool<>(maxIdle, BlockDecoder::close);
   }
 
   /**
@@ -50,11 +42,11 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
    * #giveBack}.
    */
   @Override
-  public synchronized BlockDecoder borrow() {
-    BlockDecoder d = idle.pollFirst();
+  public BlockDecoder borrow() {
+    BlockDecoder d = idle.poll();
     if (d == null) {
       d = new BlockDecoder(preferred);
-      created++;
+      idle.made();
     }
     d.stats().clear();
     return d;
@@ -63,27 +55,17 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
   /** Takes a decoder back once its owner has read its statistics. */
   @Override
   public void giveBack(BlockDecoder decoder) {
-    synchronized (this) {
-      if (!closed && !decoder.failed() && idle.size() < maxIdle) {
-        idle.addFirst(decoder);
-        return;
-      }
-    }
-    decoder.close();
+    idle.giveBack(decoder, !decoder.failed());
   }
 
   /** Decoders created so far: an upper bound on the native decompressors opened per format. */
-  public synchronized long created() {
-    return created;
+  public long created() {
+    return idle.created();
   }
 
   /** Closes the idle decoders; decoders still lent out are closed when they come back. */
   @Override
-  public synchronized void close() {
-    closed = true;
-    for (BlockDecoder d : idle) {
-      d.close();
-    }
-    idle.clear();
+  public void close() {
+    idle.close();
   }
 }

@@ -15,8 +15,6 @@ package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 
 /**
  * Encoders shared by the map tasks of one process, so an executor opens about one native compressor
@@ -29,10 +27,7 @@ public final class EncoderPool implements AutoCloseable {
   private final BlockCodec codec;
   private final boolean probeIncompressible;
   private final int softwareBelow;
-  private final int maxIdle;
-  private final Deque<BlockEncoder> idle = new ArrayDeque<>();
-  private long created;
-  private boolean closed;
+  private final IdlePool<BlockEncoder> idle;
 
   /**
    * @param probeIncompressible whether the encoders probe blocks before the codec ({@link
@@ -43,55 +38,39 @@ public final class EncoderPool implements AutoCloseable {
    */
   public EncoderPool(
       BlockCodec codec, boolean probeIncompressible, int softwareBelow, int maxIdle) {
-    if (maxIdle < 0) {
-      throw new IllegalArgumentException("maxIdle cannot be negative: " + maxIdle);
-    }
     this.codec = codec;
     this.probeIncompressible = probeIncompressible;
     this.softwareBelow = softwareBelow;
-    this.maxIdle = maxIdle;
+    this.idle = new IdlePool<>(maxIdle, BlockEncoder::close);
   }
 
   /** An encoder with cleared statistics: an idle one, or a new one (a new compressor). */
   public BlockEncoder borrow() throws CodecException {
-    synchronized (this) {
-      BlockEncoder e = idle.pollFirst();
-      if (e != null) {
-        e.stats().clear();
-        return e;
-      }
+    BlockEncoder e = idle.poll();
+    if (e != null) {
+      e.stats().clear();
+      return e;
     }
-    // Outside the lock: opening a compressor may wait for the library (KAEzip's init mutex).
-    BlockEncoder e = new BlockEncoder(codec, probeIncompressible, softwareBelow);
-    synchronized (this) {
-      created++;
-    }
+    // Not under the pool's lock: opening a compressor may wait for the library (KAEzip's init
+    // mutex).
+    e = new BlockEncoder(codec, probeIncompressible, softwareBelow);
+    idle.made();
     return e;
   }
 
   /** Takes an encoder back once its owner has read its statistics. */
   public void giveBack(BlockEncoder encoder) {
-    synchronized (this) {
-      if (!closed && !encoder.failed() && idle.size() < maxIdle) {
-        idle.addFirst(encoder);
-        return;
-      }
-    }
-    encoder.close();
+    idle.giveBack(encoder, !encoder.failed());
   }
 
   /** Encoders created so far: the native compressors this pool opened. */
-  public synchronized long created() {
-    return created;
+  public long created() {
+    return idle.created();
   }
 
   /** Closes the idle encoders; encoders still lent out are closed when they come back. */
   @Override
-  public synchronized void close() {
-    closed = true;
-    for (BlockEncoder e : idle) {
-      e.close();
-    }
-    idle.clear();
+  public void close() {
+    idle.close();
   }
 }

@@ -55,8 +55,8 @@ private[kae] final class SegmentStreams(
   private var taskDecoder: BlockDecoder = _
 
   def decode(blockId: BlockId, in: InputStream): InputStream = {
-    val ahead = if (settings.prefetch) decodeWhole(blockId, in) else None
-    ahead.getOrElse(new SegmentStreamDecoder(in, decoder()))
+    val fromWhole = if (settings.prefetch) decodeWhole(blockId, in) else None
+    fromWhole.getOrElse(new SegmentStreamDecoder(in, decoder()))
   }
 
   /** The task thread's decoder, borrowed with the first stream that needs it. */

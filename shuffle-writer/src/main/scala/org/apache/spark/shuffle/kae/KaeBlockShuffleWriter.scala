@@ -26,7 +26,6 @@ import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializationStream
 import org.apache.spark.shuffle.ShuffleWriter
 import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
-import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 
 /**
@@ -45,7 +44,7 @@ import org.apache.spark.storage.TimeTrackingOutputStream
 private[spark] class KaeBlockShuffleWriter[K, V](
     dep: ShuffleDependency[K, V, _],
     task: MapTask)
-  extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
+  extends ShuffleWriter[K, V] {
   import task._
 
   private val numPartitions = dep.partitioner.numPartitions
@@ -142,16 +141,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
 
   /** Writes every partition's segment through Spark's map output writer and commits them. */
   private def commit(): Unit = {
-    val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
-    val mapOutputWriter =
-      executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
-    val (lengths, commitNanos) = MapOutputs.writeAndCommit(
-      mapOutputWriter,
-      dep.shuffleId,
-      mapId,
-      context,
-      getChecksumValues(checksums)) {
-      buffer.writeTo(new OutputStreams(mapOutputWriter, checksums))
+    val (lengths, commitNanos) = MapOutputs.writeAndCommit(task, dep.shuffleId, numPartitions) {
+      (writer, checksums) => buffer.writeTo(new OutputStreams(writer, checksums))
     }
     partitionLengths = lengths
     outputNanos += commitNanos

@@ -24,7 +24,6 @@ import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializerInstance
 import org.apache.spark.shuffle.ShuffleWriter
 import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
-import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 import org.apache.spark.storage.TimeTrackingOutputStream
 import org.apache.spark.util.collection.ExternalSorter
 
@@ -42,7 +41,7 @@ import org.apache.spark.util.collection.ExternalSorter
 private[spark] class KaeSortShuffleWriter[K, V, C](
     dep: ShuffleDependency[K, V, C],
     task: MapTask)
-  extends ShuffleWriter[K, V] with ShuffleChecksumSupport {
+  extends ShuffleWriter[K, V] {
   import task._
 
   private val shims = WriterShims.current
@@ -62,10 +61,6 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     sorter = s
     s.insertAll(records)
 
-    val numPartitions = dep.partitioner.numPartitions
-    val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
-    val mapOutputWriter =
-      executorComponents.createMapOutputWriter(dep.shuffleId, mapId, numPartitions)
     val encoder = encoders.borrow()
     // The doctor's serialization link, less the codec and disk time nested in it.
     val serialize =
@@ -75,25 +70,22 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
             (if (timedDisk == null) 0L else timedDisk.nanos()))
       } else null
     try {
-      val (lengths, commitNanos) = MapOutputs.writeAndCommit(
-        mapOutputWriter,
-        dep.shuffleId,
-        mapId,
-        context,
-        getChecksumValues(checksums)) {
-        val serializer = dep.serializer.newInstance()
-        for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
-          val checksum = if (checksums.nonEmpty) checksums(partition) else null
-          writePartition(
-            mapOutputWriter,
-            partition,
-            elements,
-            serializer,
-            checksum,
-            encoder,
-            serialize)
+      val (lengths, commitNanos) =
+        MapOutputs.writeAndCommit(task, dep.shuffleId, dep.partitioner.numPartitions) {
+          (mapOutputWriter, checksums) =>
+            val serializer = dep.serializer.newInstance()
+            for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
+              val checksum = if (checksums.nonEmpty) checksums(partition) else null
+              writePartition(
+                mapOutputWriter,
+                partition,
+                elements,
+                serializer,
+                checksum,
+                encoder,
+                serialize)
+            }
         }
-      }
       partitionLengths = lengths
       diskNanos += commitNanos
     } finally {

@@ -14,13 +14,15 @@
 package org.apache.spark.shuffle.kae
 
 import java.io.IOException
+import java.util.zip.Checksum
 
-import org.apache.spark.TaskContext
+import org.apache.spark.{SparkEnv, TaskContext}
 import org.apache.spark.internal.Logging
 import org.apache.spark.shuffle.api.ShuffleMapOutputWriter
+import org.apache.spark.shuffle.checksum.ShuffleChecksumSupport
 
-/** What both map-side writers do with Spark's map output writer when writing fails. */
-private[spark] object MapOutputs extends Logging {
+/** What both map-side writers do with Spark's map output writer: write, commit, or fail. */
+private[spark] object MapOutputs extends Logging with ShuffleChecksumSupport {
 
   /**
    * The exception a task fails with when its map output could not be written or committed: an
@@ -40,26 +42,27 @@ private[spark] object MapOutputs extends Logging {
     }
 
   /**
-   * Writes a map output's partitions with `writeAll`, then commits them with Spark's checksums.
-   * On any failure the output is aborted (a failure to abort is attached, never thrown instead)
-   * and the task fails with the shuffle, map output and attempt named. Returns the partition
-   * lengths and the nanoseconds the commit took (the doctor's disk link).
+   * Opens Spark's map output writer for the task's map output, with Spark's per-partition
+   * checksums (over the bytes on disk, as its diagnosis of corrupt fetches expects), writes the
+   * partitions with `writeAll`, then commits them with the checksums' values. On any failure the
+   * output is aborted (a failure to abort is attached, never thrown instead) and the task fails
+   * with the shuffle, map output and attempt named. Returns the partition lengths and the
+   * nanoseconds the commit took (the doctor's disk link).
    */
-  def writeAndCommit(
-      writer: ShuffleMapOutputWriter,
-      shuffleId: Int,
-      mapId: Long,
-      context: TaskContext,
-      checksums: => Array[Long])(writeAll: => Unit): (Array[Long], Long) = {
+  def writeAndCommit(task: MapTask, shuffleId: Int, numPartitions: Int)(
+      writeAll: (ShuffleMapOutputWriter, Array[Checksum]) => Unit): (Array[Long], Long) = {
+    val checksums = createPartitionChecksums(numPartitions, SparkEnv.get.conf)
+    val writer =
+      task.executorComponents.createMapOutputWriter(shuffleId, task.mapId, numPartitions)
     try {
-      writeAll
+      writeAll(writer, checksums)
       val t = System.nanoTime()
-      val lengths = writer.commitAllPartitions(checksums).getPartitionLengths
+      val lengths = writer.commitAllPartitions(getChecksumValues(checksums)).getPartitionLengths
       (lengths, System.nanoTime() - t)
     } catch {
       case e: Exception =>
-        abortQuietly(writer, e, shuffleId, mapId)
-        throw failure(e, shuffleId, mapId, context)
+        abortQuietly(writer, e, shuffleId, task.mapId)
+        throw failure(e, shuffleId, task.mapId, task.context)
     }
   }
 
