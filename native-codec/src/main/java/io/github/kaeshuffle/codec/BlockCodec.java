@@ -39,6 +39,15 @@ public interface BlockCodec {
     return false;
   }
 
+  /**
+   * The most input one hardware request takes (KAEzip submits at most 1 MiB per request), so a call
+   * on {@code n} bytes costs {@code ceil(n / hardwareRequestBytes())} requests; 0 for software
+   * codecs.
+   */
+  default int hardwareRequestBytes() {
+    return 0;
+  }
+
   /** The largest compressed size of {@code rawLength} bytes; size destinations with it. */
   int maxCompressedLength(int rawLength);
 

@@ -23,6 +23,9 @@ import java.lang.ref.Cleaner;
 final class NativeBlockCodec implements BlockCodec {
   private static final Cleaner CLEANER = Cleaner.create();
 
+  /** KAEzip v2 submits input in requests of at most 1 MiB (KAEZlib/src/v2/kaezip_comp.c). */
+  private static final int KAEZIP_MAX_REQUEST = 1 << 20;
+
   private final String name;
   private final long backend;
   private final int level;
@@ -43,6 +46,11 @@ final class NativeBlockCodec implements BlockCodec {
   @Override
   public boolean hardware() {
     return CodecKind.KAEZIP.id().equals(name);
+  }
+
+  @Override
+  public int hardwareRequestBytes() {
+    return hardware() ? KAEZIP_MAX_REQUEST : 0;
   }
 
   @Override

@@ -45,6 +45,12 @@ public final class BlockDecoder implements AutoCloseable {
   /** Made when a hardware codec first fails a block (only the preferred codec's format). */
   private BlockDecompressor software;
 
+  /**
+   * Set on a software decoder a pool lent because every hardware session was busy: the blocks it
+   * decompresses count as {@link BlockStats#overflowBlocks}.
+   */
+  private boolean overflow;
+
   /** Set when a decode failed: such a decoder is closed, never handed to another stream. */
   private boolean failed;
 
@@ -108,6 +114,7 @@ public final class BlockDecoder implements AutoCloseable {
       decompress(h, src, dst);
       stats.codecNanos += System.nanoTime() - t0;
       stats.codecCalls++;
+      stats.overflowBlocks += overflow && preferred.format() == h.format() ? 1 : 0;
     }
     stats.blocks++;
     stats.rawBytes += h.rawLength();
@@ -127,6 +134,7 @@ public final class BlockDecoder implements AutoCloseable {
     }
     ByteBuffer srcAgain = src.duplicate();
     int dstStart = dst.position();
+    stats.countRequests(preferred, src.remaining());
     try {
       decompressor(h.format()).decompress(src, dst, h.rawLength());
     } catch (CodecException e) {
@@ -134,6 +142,15 @@ public final class BlockDecoder implements AutoCloseable {
       software(h.format(), e).decompress(srcAgain, dst, h.rawLength());
       stats.softwareBlocks++;
     }
+  }
+
+  /** Marks a software decoder lent in place of a busy hardware one ({@link DecoderPool}). */
+  void countAsOverflow() {
+    overflow = true;
+  }
+
+  boolean overflow() {
+    return overflow;
   }
 
   private boolean hardware(CodecFormat format) {

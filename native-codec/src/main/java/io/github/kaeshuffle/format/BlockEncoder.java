@@ -49,6 +49,12 @@ public final class BlockEncoder implements AutoCloseable {
    */
   private BlockCompressor software;
 
+  /**
+   * Set on a software encoder a pool lent because every hardware session was busy: its blocks count
+   * as {@link BlockStats#overflowBlocks}.
+   */
+  private boolean overflow;
+
   /** Set when an encode failed: such an encoder is closed, never lent out again. */
   private boolean failed;
 
@@ -134,6 +140,7 @@ public final class BlockEncoder implements AutoCloseable {
     } else {
       stored = compress(rawView, payload);
       stats.codecCalls++;
+      stats.overflowBlocks += overflow ? 1 : 0;
     }
     // The probe's time counts as the codec's: it is the codec layer's work for this block.
     stats.codecNanos += System.nanoTime() - t0;
@@ -173,6 +180,7 @@ public final class BlockEncoder implements AutoCloseable {
     }
     ByteBuffer rawAgain = raw.duplicate();
     ByteBuffer payloadAgain = payload.duplicate();
+    stats.countRequests(codec, raw.remaining());
     try {
       return compressor.compress(raw, payload);
     } catch (CodecException e) {
@@ -186,6 +194,15 @@ public final class BlockEncoder implements AutoCloseable {
 
   public BlockStats stats() {
     return stats;
+  }
+
+  /** Marks a software encoder lent in place of a busy hardware one ({@link EncoderPool}). */
+  void countAsOverflow() {
+    overflow = true;
+  }
+
+  boolean overflow() {
+    return overflow;
   }
 
   /** Whether an encode failed since this encoder was made (bad arguments or a codec error). */

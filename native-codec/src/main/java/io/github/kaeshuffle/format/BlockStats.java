@@ -13,6 +13,8 @@
  */
 package io.github.kaeshuffle.format;
 
+import io.github.kaeshuffle.codec.BlockCodec;
+
 /**
  * Running counts of what an encoder or decoder did; not thread-safe (one per owner). These feed the
  * shuffle metrics: bytes per codec call is {@code rawBytes / codecCalls}.
@@ -27,6 +29,10 @@ public final class BlockStats {
   long codecNanos;
   long softwareBlocks;
   long smallSoftwareBlocks;
+  long hardwareRequests;
+  long overflowBlocks;
+  long sessionsOpened;
+  long sessionWaitNanos;
 
   public long blocks() {
     return blocks;
@@ -78,6 +84,33 @@ public final class BlockStats {
     return softwareBlocks;
   }
 
+  /**
+   * Requests submitted to a hardware engine: one per started {@link
+   * io.github.kaeshuffle.codec.BlockCodec#hardwareRequestBytes()} of input per call, failed calls
+   * included.
+   */
+  public long hardwareRequests() {
+    return hardwareRequests;
+  }
+
+  /**
+   * Blocks done in software because every hardware session of the process was busy (the pool's
+   * bound and wait; counted in codec calls too).
+   */
+  public long overflowBlocks() {
+    return overflowBlocks;
+  }
+
+  /** Hardware sessions opened for this owner (0 when it reused a pooled one, or for software). */
+  public long sessionsOpened() {
+    return sessionsOpened;
+  }
+
+  /** Time spent waiting for a busy pool to give a hardware session back. */
+  public long sessionWaitNanos() {
+    return sessionWaitNanos;
+  }
+
   public void add(BlockStats other) {
     blocks += other.blocks;
     codecCalls += other.codecCalls;
@@ -88,6 +121,24 @@ public final class BlockStats {
     codecNanos += other.codecNanos;
     softwareBlocks += other.softwareBlocks;
     smallSoftwareBlocks += other.smallSoftwareBlocks;
+    hardwareRequests += other.hardwareRequests;
+    overflowBlocks += other.overflowBlocks;
+    sessionsOpened += other.sessionsOpened;
+    sessionWaitNanos += other.sessionWaitNanos;
+  }
+
+  /** Counts the hardware requests of one call of {@code codec} on {@code inputBytes}. */
+  void countRequests(BlockCodec codec, long inputBytes) {
+    int per = codec.hardwareRequestBytes();
+    if (per > 0) {
+      hardwareRequests += Math.max(1, (inputBytes + per - 1) / per);
+    }
+  }
+
+  /** What a pool adds to an owner's counts when it lends it a context. */
+  void lent(boolean opened, long waitNanos) {
+    sessionsOpened += opened ? 1 : 0;
+    sessionWaitNanos += waitNanos;
   }
 
   /** Back to zero, for an owner that starts counting anew (a pooled decoder's next lease). */
@@ -101,6 +152,10 @@ public final class BlockStats {
     codecNanos = 0;
     softwareBlocks = 0;
     smallSoftwareBlocks = 0;
+    hardwareRequests = 0;
+    overflowBlocks = 0;
+    sessionsOpened = 0;
+    sessionWaitNanos = 0;
   }
 
   @Override

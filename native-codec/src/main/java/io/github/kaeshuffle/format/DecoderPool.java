@@ -14,6 +14,9 @@
 package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.Codecs;
+import java.io.UncheckedIOException;
 
 /**
  * Decoders shared by the streams and tasks of one process, so a reduce stage opens about one native
@@ -21,51 +24,92 @@ import io.github.kaeshuffle.codec.BlockCodec;
  * contexts are not free: zlib allocates its window per {@code inflateInit}, and on KAEzip each one
  * takes a hardware session and an 8 MiB staging buffer. A decoder is lent to one owner at a time;
  * on return its statistics are cleared for the next owner. A decoder whose decode failed is closed,
- * not kept, and so are returns beyond {@code maxIdle}. Thread-safe.
+ * not kept, and so are returns beyond {@code maxIdle}. With a hardware codec at most {@link
+ * SessionBound#maxSessions} decoders exist; an owner that finds them all lent waits up to the
+ * bound's wait, then gets a software decoder (its blocks count as overflow). The wait is bounded
+ * because a task may hold one decoder while its decompress-ahead thread asks for another. Thread-
+ * safe.
  */
 public final class DecoderPool implements DecoderLender, AutoCloseable {
   private final BlockCodec preferred;
-  private final IdlePool<BlockDecoder> idle;
+  private final ContextPool<BlockDecoder> contexts;
+
+  /** Software decoders lent when every hardware session is busy; not bounded. */
+  private final ContextPool<BlockDecoder> overflow;
 
   /**
    * @param preferred the codec that decodes blocks of its own format (others use their format's
    *     default decoder); null for the defaults only
    * @param maxIdle most decoders kept for reuse; more returned at once are closed
+   * @param bound with a hardware codec, how many sessions may exist and how long to wait for one
    */
-  public DecoderPool(BlockCodec preferred, int maxIdle) {
+  public DecoderPool(BlockCodec preferred, int maxIdle, SessionBound bound) {
     this.preferred = preferred;
-    this.idle = new IdlePool<>(maxIdle, BlockDecoder::close);
+    this.contexts = bound.pool(preferred, maxIdle, BlockDecoder::close);
+    this.overflow = new ContextPool<>(maxIdle, BlockDecoder::close);
+  }
+
+  /** A pool without a session bound. */
+  public DecoderPool(BlockCodec preferred, int maxIdle) {
+    this(preferred, maxIdle, SessionBound.NONE);
   }
 
   /**
-   * A decoder with cleared statistics: an idle one, or a new one. Give it back with {@link
-   * #giveBack}.
+   * A decoder with cleared statistics: an idle one, a new one, or when the hardware sessions are
+   * all busy a software one. Give it back with {@link #giveBack}.
    */
   @Override
   public BlockDecoder borrow() {
-    BlockDecoder d = idle.poll();
-    if (d == null) {
+    ContextPool.Take<BlockDecoder> take = contexts.take();
+    BlockDecoder d;
+    boolean opened = false;
+    if (take.full()) {
+      d = overflowDecoder();
+    } else if (take.idle() != null) {
+      d = take.idle();
+    } else {
+      // A decoder opens its native decompressors on first use, so making one cannot fail.
       d = new BlockDecoder(preferred);
-      idle.made();
+      contexts.made();
+      opened = preferred != null && preferred.hardware();
     }
     d.stats().clear();
+    d.stats().lent(opened, take.waitedNanos());
+    return d;
+  }
+
+  private BlockDecoder overflowDecoder() {
+    ContextPool.Take<BlockDecoder> take = overflow.take();
+    if (take.idle() != null) {
+      return take.idle();
+    }
+    BlockDecoder d;
+    try {
+      d = new BlockDecoder(Codecs.software(preferred.format()));
+    } catch (CodecException e) {
+      overflow.notMade();
+      throw new UncheckedIOException(e);
+    }
+    overflow.made();
+    d.countAsOverflow();
     return d;
   }
 
   /** Takes a decoder back once its owner has read its statistics. */
   @Override
   public void giveBack(BlockDecoder decoder) {
-    idle.giveBack(decoder, !decoder.failed());
+    (decoder.overflow() ? overflow : contexts).giveBack(decoder, !decoder.failed());
   }
 
   /** Decoders created so far: an upper bound on the native decompressors opened per format. */
   public long created() {
-    return idle.created();
+    return contexts.created();
   }
 
   /** Closes the idle decoders; decoders still lent out are closed when they come back. */
   @Override
   public void close() {
-    idle.close();
+    contexts.close();
+    overflow.close();
   }
 }

@@ -15,19 +15,25 @@ package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.Codecs;
 
 /**
  * Encoders shared by the map tasks of one process, so an executor opens about one native compressor
  * per task slot over a whole job instead of one per map task: on KAEzip each {@code deflateInit} is
  * a hardware session with an 8 MiB staging buffer. An encoder is lent to one task at a time; its
  * statistics are cleared for the next. One whose encode failed is closed, not kept, and so are
- * returns beyond {@code maxIdle}. Thread-safe.
+ * returns beyond {@code maxIdle}. With a hardware codec at most {@link SessionBound#maxSessions}
+ * encoders exist; a task that finds them all lent waits up to the bound's wait, then gets a
+ * software encoder of the same format (its blocks count as overflow). Thread-safe.
  */
 public final class EncoderPool implements AutoCloseable {
   private final BlockCodec codec;
   private final boolean probeIncompressible;
   private final int softwareBelow;
-  private final IdlePool<BlockEncoder> idle;
+  private final ContextPool<BlockEncoder> contexts;
+
+  /** Software encoders lent when every hardware session is busy; not bounded. */
+  private final ContextPool<BlockEncoder> overflow;
 
   /**
    * @param probeIncompressible whether the encoders probe blocks before the codec ({@link
@@ -35,42 +41,83 @@ public final class EncoderPool implements AutoCloseable {
    * @param softwareBelow with a hardware codec, blocks shorter than this go to software ({@link
    *     BlockEncoder#BlockEncoder(BlockCodec, boolean, int)})
    * @param maxIdle most encoders kept for reuse; more returned at once are closed
+   * @param bound with a hardware codec, how many sessions may exist and how long to wait for one
    */
   public EncoderPool(
-      BlockCodec codec, boolean probeIncompressible, int softwareBelow, int maxIdle) {
+      BlockCodec codec,
+      boolean probeIncompressible,
+      int softwareBelow,
+      int maxIdle,
+      SessionBound bound) {
     this.codec = codec;
     this.probeIncompressible = probeIncompressible;
     this.softwareBelow = softwareBelow;
-    this.idle = new IdlePool<>(maxIdle, BlockEncoder::close);
+    this.contexts = bound.pool(codec, maxIdle, BlockEncoder::close);
+    this.overflow = new ContextPool<>(maxIdle, BlockEncoder::close);
   }
 
-  /** An encoder with cleared statistics: an idle one, or a new one (a new compressor). */
+  /** A pool without a session bound. */
+  public EncoderPool(
+      BlockCodec codec, boolean probeIncompressible, int softwareBelow, int maxIdle) {
+    this(codec, probeIncompressible, softwareBelow, maxIdle, SessionBound.NONE);
+  }
+
+  /**
+   * An encoder with cleared statistics: an idle one, a new one (a new compressor), or when the
+   * hardware sessions are all busy a software one. Its statistics say whether it opened a session
+   * and how long it waited.
+   */
   public BlockEncoder borrow() throws CodecException {
-    BlockEncoder e = idle.poll();
-    if (e != null) {
-      e.stats().clear();
-      return e;
+    ContextPool.Take<BlockEncoder> take = contexts.take();
+    BlockEncoder e = take.full() ? overflowEncoder() : take.idle();
+    boolean opened = false;
+    if (e == null) {
+      // Not under the pool's lock: opening a compressor may wait for the library (KAEzip's init
+      // mutex).
+      e = make(contexts, codec, softwareBelow);
+      opened = codec.hardware();
     }
-    // Not under the pool's lock: opening a compressor may wait for the library (KAEzip's init
-    // mutex).
-    e = new BlockEncoder(codec, probeIncompressible, softwareBelow);
-    idle.made();
+    e.stats().clear();
+    e.stats().lent(opened, take.waitedNanos());
     return e;
+  }
+
+  private BlockEncoder overflowEncoder() throws CodecException {
+    ContextPool.Take<BlockEncoder> take = overflow.take();
+    if (take.idle() != null) {
+      return take.idle();
+    }
+    BlockEncoder e = make(overflow, Codecs.software(codec.format()), 0);
+    e.countAsOverflow();
+    return e;
+  }
+
+  private BlockEncoder make(ContextPool<BlockEncoder> pool, BlockCodec with, int below)
+      throws CodecException {
+    try {
+      BlockEncoder e = new BlockEncoder(with, probeIncompressible, below);
+      pool.made();
+      return e;
+    } catch (CodecException | RuntimeException e) {
+      pool.notMade();
+      throw e;
+    }
   }
 
   /** Takes an encoder back once its owner has read its statistics. */
   public void giveBack(BlockEncoder encoder) {
-    idle.giveBack(encoder, !encoder.failed());
+    (encoder.overflow() ? overflow : contexts).giveBack(encoder, !encoder.failed());
   }
 
-  /** Encoders created so far: the native compressors this pool opened. */
+  /** Encoders created so far with the pool's codec: the native compressors this pool opened. */
   public long created() {
-    return idle.created();
+    return contexts.created();
   }
 
   /** Closes the idle encoders; encoders still lent out are closed when they come back. */
   @Override
   public void close() {
-    idle.close();
+    contexts.close();
+    overflow.close();
   }
 }

@@ -14,6 +14,7 @@
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
+import java.util.concurrent.TimeUnit
 
 import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters._
@@ -167,6 +168,25 @@ private[spark] object KaeShuffleConf {
     .bytesConf(ByteUnit.BYTE)
     .checkValue(v => v >= 0 && v <= (1L << 20), "Use 0 to 1m.")
     .createWithDefaultString("4k")
+
+  val KAEZIP_MAX_SESSIONS: OptionalConfigEntry[Int] = entry("kaezip.maxSessions")
+    .doc("Most KAEzip hardware sessions an executor holds open at once, per direction " +
+      "(compress, decompress). Each is a native context with an 8 MiB staging buffer and a " +
+      "hardware queue other processes on the node share; contexts are pooled and reused, so " +
+      "an executor needs about one per task slot for writing and two for reading. Unset: twice " +
+      "the executor's task slots. When all are lent, see kaezip.sessionWait.")
+    .intConf
+    .checkValue(_ >= 1, "Use 1 or more.")
+    .createOptional
+
+  val KAEZIP_SESSION_WAIT: ConfigEntry[Long] = entry("kaezip.sessionWait")
+    .doc("How long a task waits for a KAEzip session when kaezip.maxSessions are all lent, " +
+      "before it compresses or decompresses in software zlib instead (same format, counted as " +
+      "overflow blocks). 0 goes to software at once; the wait is bounded so that a task " +
+      "holding one session never blocks another forever.")
+    .timeConf(TimeUnit.MILLISECONDS)
+    .checkValue(v => v >= 0 && v <= 600000, "Use 0 to 10min.")
+    .createWithDefaultString("0ms")
 
   val LIBDEFLATE_LIBRARY: ConfigEntry[String] = entry("libdeflate.libraryPath")
     .doc("Name or path of libdeflate for dlopen (Debian package libdeflate0).")

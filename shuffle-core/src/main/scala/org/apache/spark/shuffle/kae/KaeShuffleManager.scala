@@ -77,14 +77,12 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   private lazy val writerSettings = settings.writerSettings(codec)
   private lazy val readerSettings = settings.readerSettings(codec)
 
-  /**
-   * The executor's decoders, reused by every reduce task and stream instead of one native
-   * decompressor per fetched stream; twice the cores stay idle at most (a task's thread and its
-   * decompress-ahead thread each hold one while they decode).
-   */
+  /** Task slots of this JVM, for the default hardware session bound. */
+  private lazy val sessionBound = settings.sessionBound(shims.taskSlots(conf))
+
   /**
    * The executor's encoders, reused by its map tasks instead of one native compressor per task
-   * (on KAEzip a session each); twice the cores stay idle at most.
+   * (on KAEzip a session each, bounded by `kaezip.maxSessions`); twice the cores stay idle at most.
    */
   private lazy val encoders = {
     encodersMade.set(true)
@@ -92,16 +90,22 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       codec,
       writerSettings.probeIncompressible,
       writerSettings.hardwareMinBlock,
-      2 * Runtime.getRuntime.availableProcessors())
+      2 * Runtime.getRuntime.availableProcessors(),
+      sessionBound)
   }
   private val encodersMade = new AtomicBoolean(false)
 
   /** Encoders (so native compressors) this executor has made; for tests. */
   private[kae] def encodersCreated: Long = if (encodersMade.get) encoders.created() else 0L
 
+  /**
+   * The executor's decoders, reused by every reduce task and stream instead of one native
+   * decompressor per fetched stream; twice the cores stay idle at most (a task's thread and its
+   * decompress-ahead thread each hold one while they decode).
+   */
   private lazy val decoders = {
     decodersMade.set(true)
-    new DecoderPool(codec, 2 * Runtime.getRuntime.availableProcessors())
+    new DecoderPool(codec, 2 * Runtime.getRuntime.availableProcessors(), sessionBound)
   }
   private val decodersMade = new AtomicBoolean(false)
 

@@ -39,6 +39,7 @@ private[spark] class KaeShuffleMetrics private (
     add(WriteProbedRawBlocks, s.probedRawBlocks())
     add(WriteSoftwareBlocks, s.softwareBlocks())
     add(WriteSmallSoftwareBlocks, s.smallSoftwareBlocks())
+    addHardware(s, WriteHardwareRequests, WriteOverflowBlocks, WriteSessions, WriteSessionWaitNanos)
     add(WriteSerializeNanos, times.serializeNanos)
     add(WriteDiskNanos, times.diskNanos)
   }
@@ -48,6 +49,7 @@ private[spark] class KaeShuffleMetrics private (
     add(ReadCodecCalls, s.codecCalls())
     add(ReadCodecNanos, s.codecNanos())
     add(ReadSoftwareBlocks, s.softwareBlocks())
+    addHardware(s, ReadHardwareRequests, ReadOverflowBlocks, ReadSessions, ReadSessionWaitNanos)
     add(ReadWaitNanos, sources.waitNanos)
     add(ReadMappedBytes, sources.mappedBytes)
     add(ReadInPlaceBytes, sources.inPlaceBytes)
@@ -55,6 +57,18 @@ private[spark] class KaeShuffleMetrics private (
     add(ReadFetchNanos, sources.fetchNanos)
     add(ReadDecodeNanos, sources.decodeNanos)
     add(ReadDeserializeNanos, sources.deserializeNanos)
+  }
+
+  private def addHardware(
+      s: BlockStats,
+      requests: String,
+      overflow: String,
+      sessions: String,
+      waitNanos: String): Unit = {
+    add(requests, s.hardwareRequests())
+    add(overflow, s.overflowBlocks())
+    add(sessions, s.sessionsOpened())
+    add(waitNanos, s.sessionWaitNanos())
   }
 
   private def add(name: String, value: Long): Unit = accumulators(name).add(value)
@@ -80,6 +94,17 @@ private[spark] object KaeShuffleMetrics {
   /** Blocks a hardware codec failed to decode, decoded in software instead. */
   val ReadSoftwareBlocks = Prefix + "read.softwareBlocks"
   val ReadRawBytes = Prefix + "read.rawBytes"
+
+  // A hardware codec's work (KAEzip): requests submitted (one per started MiB of a call's input),
+  // blocks done in software because every session was busy, sessions opened, time waiting for one.
+  val WriteHardwareRequests = Prefix + "write.hardwareRequests"
+  val WriteOverflowBlocks = Prefix + "write.overflowBlocks"
+  val WriteSessions = Prefix + "write.sessionsOpened"
+  val WriteSessionWaitNanos = Prefix + "write.sessionWaitNanos"
+  val ReadHardwareRequests = Prefix + "read.hardwareRequests"
+  val ReadOverflowBlocks = Prefix + "read.overflowBlocks"
+  val ReadSessions = Prefix + "read.sessionsOpened"
+  val ReadSessionWaitNanos = Prefix + "read.sessionWaitNanos"
   val ReadCodecCalls = Prefix + "read.codecCalls"
   val ReadCodecNanos = Prefix + "read.codecNanos"
   val ReadWaitNanos = Prefix + "read.waitNanos"
@@ -115,7 +140,15 @@ private[spark] object KaeShuffleMetrics {
     ReadDeserializeNanos,
     WriteSoftwareBlocks,
     ReadSoftwareBlocks,
-    WriteSmallSoftwareBlocks
+    WriteSmallSoftwareBlocks,
+    WriteHardwareRequests,
+    WriteOverflowBlocks,
+    WriteSessions,
+    WriteSessionWaitNanos,
+    ReadHardwareRequests,
+    ReadOverflowBlocks,
+    ReadSessions,
+    ReadSessionWaitNanos
   )
 
   def register(sc: SparkContext): KaeShuffleMetrics =

@@ -14,8 +14,10 @@
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
+import java.util.concurrent.TimeUnit
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecFormat, CodecOptions}
+import io.github.kaeshuffle.format.SessionBound
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
@@ -38,6 +40,8 @@ private[spark] case class KaeShuffleSettings(
     probeIncompressible: Option[Boolean],
     partitionStreams: Int,
     hardwareMinBlock: Int,
+    kaezipMaxSessions: Option[Int],
+    kaezipSessionWaitMs: Long,
     prefetch: Boolean,
     windowSize: Long,
     windowKind: DecodeWindow.Kind,
@@ -55,6 +59,14 @@ private[spark] case class KaeShuffleSettings(
     partitionStreams,
     hardwareMinBlock
   )
+
+  /**
+   * How many hardware sessions the executor's pools may hold, per direction, and how long a task
+   * waits for one; by default twice the executor's task slots.
+   */
+  def sessionBound(taskSlots: Int): SessionBound = new SessionBound(
+    kaezipMaxSessions.getOrElse(2 * math.max(1, taskSlots)),
+    TimeUnit.MILLISECONDS.toNanos(kaezipSessionWaitMs))
 
   /** The reduce side's settings with the codec this JVM chose. */
   def readerSettings(codec: BlockCodec): ReaderSettings =
@@ -83,6 +95,8 @@ private[spark] object KaeShuffleSettings {
       },
       conf.get(WRITER_PARTITION_STREAMS),
       conf.get(KAEZIP_MIN_BLOCK).toInt,
+      conf.get(KAEZIP_MAX_SESSIONS),
+      conf.get(KAEZIP_SESSION_WAIT),
       conf.get(READER_PREFETCH),
       conf.get(READER_WINDOW_SIZE),
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),

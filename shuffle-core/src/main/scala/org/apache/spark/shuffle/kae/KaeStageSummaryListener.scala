@@ -119,7 +119,12 @@ private[spark] object KaeStageSummaryListener {
           (if (t(WriteSmallSoftwareBlocks) > 0) {
              s"; ${t(WriteSmallSoftwareBlocks)} blocks under the hardware's minimum size " +
                "compressed in software"
-           } else ""))
+           } else "") + hardware(
+            t(WriteRawBytes),
+            t(WriteHardwareRequests),
+            t(WriteSessions),
+            t(WriteOverflowBlocks),
+            t(WriteSessionWaitNanos)))
       } else None,
       if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
         Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
@@ -127,7 +132,12 @@ private[spark] object KaeStageSummaryListener {
           s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
           s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
           s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
-          s" ${mib(t(ReadCopiedBytes))}" + software(t(ReadSoftwareBlocks)))
+          s" ${mib(t(ReadCopiedBytes))}" + software(t(ReadSoftwareBlocks)) + hardware(
+            t(ReadRawBytes),
+            t(ReadHardwareRequests),
+            t(ReadSessions),
+            t(ReadOverflowBlocks),
+            t(ReadSessionWaitNanos)))
       } else None
     ).flatten
     if (parts.isEmpty) None
@@ -138,6 +148,18 @@ private[spark] object KaeStageSummaryListener {
   /** A hardware codec's faults taken over by software, when there were any. */
   private def software(blocks: Long): String =
     if (blocks > 0) s"; $blocks blocks done in software after a hardware codec fault" else ""
+
+  /** What a hardware codec did, when one served the stage. */
+  private def hardware(
+      raw: Long,
+      requests: Long,
+      sessions: Long,
+      overflow: Long,
+      waitNanos: Long): String =
+    if (requests + sessions + overflow == 0) ""
+    else s"; hardware: $requests requests (${perCall(raw, requests)} per request)," +
+      s" $sessions sessions opened, $overflow blocks in software because every session was busy" +
+      s" (waited ${millis(waitNanos)})"
 
   private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0)
 

@@ -43,6 +43,12 @@ private[spark] trait ManagerShims {
       startPartition: Int,
       endPartition: Int): Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])]
 
+  /**
+   * How many tasks this JVM runs at once: the local master's threads on a driver that runs tasks,
+   * else `spark.executor.cores`, else the processors the JVM sees.
+   */
+  def taskSlots(conf: SparkConf): Int
+
   /** Spark's rule for fetching a task's contiguous partitions as one batch per map output. */
   def canUseBatchFetch(startPartition: Int, endPartition: Int, context: TaskContext): Boolean
 }

@@ -15,7 +15,7 @@ package org.apache.spark.shuffle.kae
 
 import java.util.concurrent.ConcurrentHashMap
 
-import org.apache.spark.{SparkConf, SparkEnv, TaskContext}
+import org.apache.spark.{SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.shuffle.IndexShuffleBlockResolver
 import org.apache.spark.shuffle.sort.SortShuffleManager
 import org.apache.spark.storage.{BlockId, BlockManagerId}
@@ -41,6 +41,13 @@ private[spark] object Spark4ManagerShims extends ManagerShims {
       endMapIndex,
       startPartition,
       endPartition)
+
+  override def taskSlots(conf: SparkConf): Int = {
+    val local = SparkContext.numDriverCores(conf.get("spark.master", ""), conf)
+    val isDriver = SparkEnv.get == null || SparkEnv.get.executorId == SparkContext.DRIVER_IDENTIFIER
+    if (isDriver && local > 0) local
+    else conf.getInt("spark.executor.cores", Runtime.getRuntime.availableProcessors())
+  }
 
   override def canUseBatchFetch(
       startPartition: Int,

@@ -53,6 +53,44 @@ class HardwareFaultSuite extends AnyFunSuite {
     }
   }
 
+  test("one KAEzip session per direction: the second task works in software, same results") {
+    def run(kae: Boolean): (Seq[(Int, Int)], Long, Long) = {
+      val conf = LocalSpark.conf("local[2]", kae)
+        .set("spark.shuffle.kae.codec", "kaezip")
+        .set("spark.shuffle.kae.kaezip.libraryPath", KaeZipModel.path())
+        .set("spark.shuffle.kae.kaezip.skipHardwareCheck", "true")
+        .set("spark.shuffle.kae.kaezip.maxSessions", "1")
+        .set("spark.shuffle.kae.blockSize", "16k")
+      LocalSpark.withSpark(conf) { sc =>
+        val sessions0 = KaeZipModel.counter(KaeZipModel.SESSIONS, KaeZipModel.COMPRESS)
+        Rendezvous.reset(2)
+        val pairs = sc.parallelize(1 to 100000, 2).mapPartitions { it =>
+          Rendezvous.meet() // both map tasks hold their encoder (borrowed before the records)
+          it.map(i => (i % 997, s"value-$i-" * 3))
+        }
+        val shuffled = pairs.reduceByKey(_ + _, 4)
+        val lengths = shuffled.mapValues(_.length).collect().sorted.toSeq
+        val overflow = shuffled.dependencies.head match {
+          case d: ShuffleDependency[_, _, _] =>
+            d.shuffleHandle match {
+              case h: KaeShuffleHandle[_, _, _] =>
+                h.metrics(KaeShuffleMetrics.WriteOverflowBlocks).sum
+              case _ => 0L
+            }
+          case _ => 0L
+        }
+        val sessions = KaeZipModel.counter(KaeZipModel.SESSIONS, KaeZipModel.COMPRESS) - sessions0
+        (lengths, overflow, sessions)
+      }
+    }
+    val expected = run(kae = false)
+    val (lengths, overflow, sessions) = run(kae = true)
+    assert(lengths == expected._1, "results as Spark's")
+    assert(overflow > 0, "the task that found the session lent wrote its blocks in software")
+    // One pooled compressor, plus the backend's trial init the first time the library opens.
+    assert(sessions >= 1 && sessions <= 2, s"$sessions compress sessions opened")
+  }
+
   test("a faulty KAEzip: identical results, the failed blocks done in software") {
     val expected = job(kae = false)
     KaeZipModel.configure(0, 0, 2, 5)
@@ -62,5 +100,17 @@ class HardwareFaultSuite extends AnyFunSuite {
     assert(actual._1 == expected._1 && actual._2 == expected._2, "results as Spark's")
     val (written, read) = actual._3.get
     assert(written > 0 && read > 0, s"software blocks: $written written, $read read")
+  }
+}
+
+/** Holds the tasks of a local-mode job until all have arrived (same JVM). */
+private object Rendezvous {
+  @volatile private var latch = new java.util.concurrent.CountDownLatch(0)
+
+  def reset(parties: Int): Unit = latch = new java.util.concurrent.CountDownLatch(parties)
+
+  def meet(): Unit = {
+    latch.countDown()
+    assert(latch.await(2, java.util.concurrent.TimeUnit.MINUTES), "the other tasks never came")
   }
 }
