@@ -80,8 +80,13 @@ class SessionBoundTest {
       ByteBuffer frames = encodeAll(c);
       assertEquals(3, c.stats().overflowBlocks());
       assertEquals(0, c.stats().hardwareRequests());
+      long requests0 = KaeZipModel.counter(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS);
       encodeAll(a);
       assertEquals(3, a.stats().hardwareRequests(), "one request per 64 KiB block");
+      assertEquals(
+          a.stats().hardwareRequests(),
+          KaeZipModel.counter(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS) - requests0,
+          "the model counted the same requests");
       assertEquals(0, a.stats().overflowBlocks());
       try (BlockDecoder zlib = new BlockDecoder(TestCodecs.exact(CodecKind.ZLIB))) {
         assertArrayEquals(RAW, decodeAll(zlib, frames), "software frames read as any other");
