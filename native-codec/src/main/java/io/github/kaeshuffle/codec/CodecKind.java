@@ -146,6 +146,11 @@ public enum CodecKind {
     }
   }
 
+  /** Whether asking for this kind may end on the KAEzip hardware ({@code kaezip}, {@code auto}). */
+  public boolean mayUseHardware() {
+    return candidates().contains(KAEZIP);
+  }
+
   /** Whether select may choose another kind when this one cannot serve. */
   public boolean fallsBack() {
     return candidates().size() > 1;

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.jdk.CollectionConverters._
 
-import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
+import io.github.kaeshuffle.codec.{BlockCodec, Codecs, KaeZipPreflight}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
@@ -51,6 +51,12 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   KaeShuffleConf.unknownKeys(conf).foreach { key =>
     logWarning(s"Unknown setting $key is ignored: KAE Shuffle settings are listed in " +
       "docs/configuration.md (keys are case-sensitive).")
+  }
+
+  // The operator sees at each JVM's start whether KAEzip will serve it, and why not: the CPU, the
+  // devices, their permissions and queues, the library and one round trip (KaeZipPreflight).
+  if (settings.enabled && settings.codecOptions.codec().mayUseHardware()) {
+    KaeZipPreflight.logOnce(settings.codecOptions)
   }
 
   /** Map task ids per KAE shuffle, to delete their files when the shuffle is unregistered. */
