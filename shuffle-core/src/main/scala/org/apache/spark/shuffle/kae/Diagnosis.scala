@@ -27,7 +27,8 @@ private[spark] case class Diagnosis(
     links: Seq[Link],
     other: Long,
     rates: Option[ReferenceRates],
-    decompressorNanos: Long) {
+    decompressorNanos: Long,
+    engine: EngineModel = EngineModel.KaeZip) {
   import ShuffleDoctor._
 
   /** Every link with "compute and other" last. */
@@ -56,6 +57,30 @@ private[spark] case class Diagnosis(
   /** The largest share a disk twice as fast could save. */
   def diskTwiceAsFast: Double = share(DiskWrite) / 2
 
+  /**
+   * A hardware codec's time against its engine's floor, per direction it served: how much of the
+   * codec link the engine itself explains.
+   */
+  def engineText: String = {
+    import KaeShuffleMetrics._
+    val k = totals.kae.withDefaultValue(0L)
+    val parts = Seq(
+      ("compress", true, WriteHardwareRequests, WriteRawBytes, WriteSessions, WriteCodecNanos),
+      ("decompress", false, ReadHardwareRequests, ReadRawBytes, ReadSessions, ReadCodecNanos)
+    ).filter { case (_, _, requests, _, _, _) => k(requests) > 0 }.map {
+      case (what, compress, requests, raw, sessions, codec) =>
+        val floor = engine.floorNanos(compress, k(requests), k(raw), k(sessions))
+        s"$what ${k(requests)} requests, floor ${seconds(floor)}, codec time " +
+          s"${seconds(k(codec))} (" + String.format(
+            Locale.ROOT,
+            "%.2f",
+            Double.box(
+              k(codec).toDouble / math.max(1L, floor))) + "x the floor)"
+    }
+    if (parts.isEmpty) ""
+    else s"; engine model (${engine.describe}): ${parts.mkString(", ")}"
+  }
+
   def line: String = {
     val t = totals
     val shares = all.filter(_.nanos > 0).sortBy(-_.nanos)
@@ -81,6 +106,6 @@ private[spark] case class Diagnosis(
     s"KAE Shuffle doctor: stage ${t.stageId}.${t.attempt} (${kind}, ${t.tasks} tasks, " +
       s"${seconds(t.runNanos)} task time): $shares -> bound by ${b.name}; a codec twice as fast " +
       s"saves at most ${pct(codecTwiceAsFast)}, a disk twice as fast at most " +
-      s"${pct(diskTwiceAsFast)}. Rates per task thread: $rateText$known$production$ahead."
+      s"${pct(diskTwiceAsFast)}. Rates per task thread: $rateText$known$production$ahead$engineText."
   }
 }

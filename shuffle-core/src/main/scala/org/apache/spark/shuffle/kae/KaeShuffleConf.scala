@@ -209,6 +209,33 @@ private[spark] object KaeShuffleConf {
     .booleanConf
     .createWithDefault(true)
 
+  val DOCTOR_ENGINE_REQUEST: ConfigEntry[Long] = entry("doctor.engine.requestLatency")
+    .doc("The shuffle doctor's hardware engine model (stages a KAEzip codec served): the fixed " +
+      "cost of one hardware request. No public figure exists: the default is the KAEzip cost " +
+      "model's guess; measure it on your hardware (docs/benchmarks/kaezip-model).")
+    .timeConf(TimeUnit.MICROSECONDS)
+    .checkValue(v => v >= 0 && v <= 1000000, "Use 0 to 1s.")
+    .createWithDefaultString(s"${EngineModel.KaeZip.requestNanos / 1000}us")
+
+  val DOCTOR_ENGINE_SESSION: ConfigEntry[Long] = entry("doctor.engine.sessionSetup")
+    .doc("The engine model's cost of opening one hardware session (a guess, as requestLatency).")
+    .timeConf(TimeUnit.MICROSECONDS)
+    .checkValue(v => v >= 0 && v <= 10000000, "Use 0 to 10s.")
+    .createWithDefaultString(s"${EngineModel.KaeZip.sessionNanos / 1000}us")
+
+  val DOCTOR_ENGINE_COMPRESS: ConfigEntry[Int] = entry("doctor.engine.compressMBps")
+    .doc("The engine model's compress throughput in MB/s (Huawei publishes 7 GB/s per " +
+      "Kunpeng 920 processor).")
+    .intConf
+    .checkValue(_ >= 1, "Use 1 or more.")
+    .createWithDefault(EngineModel.KaeZip.compressMBps.toInt)
+
+  val DOCTOR_ENGINE_DECOMPRESS: ConfigEntry[Int] = entry("doctor.engine.decompressMBps")
+    .doc("The engine model's decompress throughput in MB/s (published: 8 GB/s per processor).")
+    .intConf
+    .checkValue(_ >= 1, "Use 1 or more.")
+    .createWithDefault(EngineModel.KaeZip.decompressMBps.toInt)
+
   /** All entries, in declaration order. */
   def all: Seq[ConfigEntry[_]] = entries.toSeq
 

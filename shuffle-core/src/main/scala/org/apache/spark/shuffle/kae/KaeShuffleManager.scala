@@ -150,7 +150,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
 
   private def addStageSummaryListener(sc: SparkContext): Unit = {
     if ((settings.stageSummary || settings.doctor) && listenerAdded.compareAndSet(false, true)) {
-      sc.addSparkListener(new KaeStageSummaryListener(settings.stageSummary, settings.doctor))
+      sc.addSparkListener(new KaeStageSummaryListener(
+        settings.stageSummary,
+        settings.doctor,
+        engine = settings.engine))
     }
   }
 

@@ -47,7 +47,8 @@ private[spark] case class KaeShuffleSettings(
     windowKind: DecodeWindow.Kind,
     maxInMemoryFetch: Long,
     stageSummary: Boolean,
-    doctor: Boolean) {
+    doctor: Boolean,
+    engine: EngineModel) {
 
   /** The map side's settings with the codec this JVM chose. */
   def writerSettings(codec: BlockCodec): WriterSettings = new WriterSettings(
@@ -102,7 +103,13 @@ private[spark] object KaeShuffleSettings {
       DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
       conf.get(READER_MAX_IN_MEMORY_FETCH),
       conf.get(STAGE_SUMMARY),
-      conf.get(DOCTOR)
+      conf.get(DOCTOR),
+      EngineModel(
+        TimeUnit.MICROSECONDS.toNanos(conf.get(DOCTOR_ENGINE_REQUEST)),
+        TimeUnit.MICROSECONDS.toNanos(conf.get(DOCTOR_ENGINE_SESSION)),
+        conf.get(DOCTOR_ENGINE_COMPRESS),
+        conf.get(DOCTOR_ENGINE_DECOMPRESS)
+      )
     )
   }
 

@@ -36,13 +36,15 @@ import org.apache.spark.scheduler.{
  * @param doctor log the diagnosis
  * @param rates the codec's rates on this machine, asked for with the first diagnosis
  * @param out where lines go (the driver log by default); diagnoses also go to `onDiagnosis`
+ * @param engine the hardware engine's costs, for stages a hardware codec served
  */
 private[spark] class KaeStageSummaryListener(
     summaries: Boolean = true,
     doctor: Boolean = true,
     rates: () => Option[ReferenceRates] = () => None,
     out: String => Unit = null,
-    onDiagnosis: Diagnosis => Unit = _ => ()) extends SparkListener with Logging {
+    onDiagnosis: Diagnosis => Unit = _ => (),
+    engine: EngineModel = EngineModel.KaeZip) extends SparkListener with Logging {
   private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()
   private lazy val codecRates = rates()
 
@@ -75,7 +77,7 @@ private[spark] class KaeStageSummaryListener(
         KaeStageSummaryListener.summary(info, totals.kae).foreach(emit)
       }
       if (doctor) {
-        ShuffleDoctor.diagnose(totals, codecRates).foreach { d =>
+        ShuffleDoctor.diagnose(totals, codecRates, engine).foreach { d =>
           emit(d.line)
           onDiagnosis(d)
         }

@@ -51,7 +51,10 @@ private[spark] object ShuffleDoctor {
   }
 
   /** The diagnosis of one stage, if its tasks measured link times. */
-  def diagnose(t: StageTotals, rates: Option[ReferenceRates]): Option[Diagnosis] = {
+  def diagnose(
+      t: StageTotals,
+      rates: Option[ReferenceRates],
+      engine: EngineModel = EngineModel.KaeZip): Option[Diagnosis] = {
     import KaeShuffleMetrics._
     if (!measured(t)) return None
     val k = t.kae.withDefaultValue(0L)
@@ -67,7 +70,13 @@ private[spark] object ShuffleDoctor {
     )
       .filter(l => if (Set(Fetch, Decompress, Deserialization)(l.name)) read else wrote)
     val measuredNanos = links.map(_.nanos).sum
-    Some(Diagnosis(t, links, math.max(0L, t.runNanos - measuredNanos), rates, k(ReadCodecNanos)))
+    Some(Diagnosis(
+      t,
+      links,
+      math.max(0L, t.runNanos - measuredNanos),
+      rates,
+      k(ReadCodecNanos),
+      engine))
   }
 
   private[kae] def mbPerSec(bytes: Long, nanos: Long): String =

@@ -49,6 +49,31 @@ class ShuffleDoctorSuite extends AnyFunSuite {
     assert(d.line.contains("records produced (compute and serialization) at 59.9 MB/s"), d.line)
   }
 
+  test("a hardware codec's time against the engine's floor") {
+    val t = totals(
+      10 * s,
+      WriteRawBytes -> 700000000L,
+      WriteCodecCalls -> 2800,
+      WriteSerializeNanos -> 5 * s,
+      WriteCodecNanos -> 3 * s / 10,
+      WriteHardwareRequests -> 2800,
+      WriteSessions -> 4)
+    // 2800 x 50 us + 700 MB at 7 GB/s + 4 x 100 us = 0.14 + 0.1 + 0.0004 s
+    val engine = EngineModel(50000L, 100000L, 7000L, 8000L)
+    assert(engine.floorNanos(true, 2800, 700000000L, 4) == 240400000L)
+    val d = ShuffleDoctor.diagnose(t, None, engine).get
+    assert(
+      d.line.contains("engine model (50 us per request, 7.0 GB/s compress, 8.0 GB/s " +
+        "decompress, 100 us per session): compress 2800 requests, floor 0.24 s, codec time " +
+        "0.30 s (1.25x the floor)."),
+      d.line
+    )
+    assert(
+      !ShuffleDoctor.diagnose(totals(s, WriteSerializeNanos -> s), None).get.line
+        .contains("engine model"),
+      "software codecs: no engine text")
+  }
+
   test("a reduce stage names the reduce links; decompressing ahead is reported apart") {
     val t = totals(
       4 * s,
