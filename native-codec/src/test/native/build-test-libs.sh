@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the native programs and libraries the codec tests use (called by Maven before the tests):
-#   bash build-test-libs.sh <out_dir> <cross: true|false> <cross sysroot dir>
+#   bash build-test-libs.sh <out_dir> <cross: true|false> <cross sysroot dir> <java_home>
 # For the other architecture (x86_64 <-> aarch64) it also builds the C self-test and the load
 # check, run under qemu-user by NativeSelfTest; toolchain.sh says what it installs.
 set -euo pipefail
-out=$1 cross=${2:-true} sysroot=${3:-}
+out=$1 cross=${2:-true} sysroot=${3:-} java_home=${4:-${JAVA_HOME:-}}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../main/native" && pwd)
 # shellcheck source=../../main/native/toolchain.sh
@@ -15,7 +15,10 @@ flags=(-std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -Wall -Wextra -Werror)
 "$CC" "${flags[@]}" -o "$out/libzstandin.so" "$here/zlib_standin.c" -ldl
 "$CC" "${flags[@]}" -DFAIL_INIT -o "$out/libzfailinit.so" "$here/zlib_standin.c" -ldl
 "$CC" "${flags[@]}" -DDELAY_US=20000 -o "$out/libzslow.so" "$here/zlib_standin.c" -ldl
-"$CC" "${flags[@]}" -pthread -o "$out/libkaezipmodel.so" "$here/kaezip_model.c" -ldl
+# The model's stream entry points (the benchmark's study baseline) call its own deflate/inflate:
+# -Bsymbolic binds them inside the library whatever else the process loaded.
+"$CC" "${flags[@]}" -pthread -Wl,-Bsymbolic -I"$java_home/include" -I"$java_home/include/linux" \
+  -o "$out/libkaezipmodel.so" "$here/kaezip_model.c" "$here/kaezip_model_stream.c" -ldl
 "$CC" "${flags[@]}" -o "$out/libnotzlib.so" "$here/not_zlib.c"
 "$CC" "${flags[@]}" -o "$out/libabortonload.so" "$here/abort_on_load.c"
 

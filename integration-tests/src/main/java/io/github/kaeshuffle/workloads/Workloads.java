@@ -33,6 +33,11 @@ public final class Workloads {
   /** Records per slice for each size, per workload, chosen for ~the shuffle volume named. */
   public enum Size {
     TINY(2_000, 200),
+    /**
+     * A tenth of small: the KAEzip model benchmark, whose study baseline pays one modelled hardware
+     * request per serializer write.
+     */
+    XSMALL(25_000, 1_200),
     SMALL(250_000, 12_000),
     MEDIUM(2_500_000, 120_000),
     LARGE(25_000_000, 1_200_000);
