@@ -115,6 +115,10 @@ object KaeZipModelBench {
     /** Raw bytes: KAE's serialized bytes, or what the study's stream gave the model. */
     def rawBytes: Long = if (raw > 0) raw else m("compress.bytesIn")
 
+    def requestsPerMib: Double = m("compress.requests") / (rawBytes / 1048576.0)
+
+    def bytesPerRequest: Double = rawBytes.toDouble / math.max(1L, m("compress.requests"))
+
     /** The device floor: every request's latency and bytes, and every session's set-up. */
     def floorNanos: Long = both("deviceNanos") + both("sessions") * ModelSetupUs * 1000L
 
@@ -277,26 +281,17 @@ object KaeZipModelBench {
       bars("written.png", "Shuffle bytes written, MiB" + label, "MiB", Configs) { (c, w) =>
         med(runs, Main, c.name, w)(_.written / 1048576.0)
       }
+      def log10(v: Double) = math.log10(math.max(1.0, v))
       bars(
         "requests-per-mib.png",
         "Compress requests per MiB, log10" + label,
         "log10(requests per MiB)",
-        Seq(Study, KaeKaezip)) { (c, w) =>
-        math.log10(math.max(
-          1.0,
-          med(runs, Main, c.name, w)(r =>
-            r.m("compress.requests") / (r.rawBytes / 1048576.0))))
-      }
+        Seq(Study, KaeKaezip)) { (c, w) => log10(med(runs, Main, c.name, w)(_.requestsPerMib)) }
       bars(
         "bytes-per-request.png",
         "Raw bytes per compress request, log10" + label,
         "log10(bytes per request)",
-        Seq(Study, KaeKaezip)) { (c, w) =>
-        math.log10(math.max(
-          1.0,
-          med(runs, Main, c.name, w)(r =>
-            r.rawBytes.toDouble / math.max(1L, r.m("compress.requests")))))
-      }
+        Seq(Study, KaeKaezip)) { (c, w) => log10(med(runs, Main, c.name, w)(_.bytesPerRequest)) }
       for (w <- sweep) {
         val chart = new XYChartBuilder().width(1000).height(480)
           .title(s"$w: job time vs modelled latency per request, 2 contexts (simulated KAEzip " +

@@ -92,8 +92,8 @@ private[bench] object Page {
             s"${f(t.max, "%.2f")}) | ${if (model) f(m(_.projectedWall), "%.2f") else "-"} | " +
             s"${f(m(_.written / 1048576.0), "%.1f")} | " +
             (if (model) {
-               s"${f(m(r => r.m("compress.requests") / (r.rawBytes / 1048576.0)), "%.1f")} | " +
-                 s"${f(m(r => r.rawBytes.toDouble / math.max(1L, r.m("compress.requests"))), "%.0f")}" +
+               s"${f(m(_.requestsPerMib), "%.1f")} | " +
+                 s"${f(m(_.bytesPerRequest), "%.0f")}" +
                  s" | ${f(m(_.m("decompress.requests").toDouble), "%.0f")} | " +
                  s"${f(m(_.m("compress.sessions").toDouble), "%.0f")} / " +
                  s"${f(m(_.m("decompress.sessions").toDouble), "%.0f")} | " +
@@ -122,7 +122,7 @@ private[bench] object Page {
     val scenarios = runs.map(_.scenario).distinct.sortBy(s => (s.contexts, s.requestUs))
     for (s <- scenarios; w <- runs.filter(_.scenario == s).map(_.workload).distinct) {
       def m(c: Config)(g: Run => Double) = med(runs, s, c.name, w)(g)
-      val perMib = (r: Run) => r.m("compress.requests") / (r.rawBytes / 1048576.0)
+      val perMib = (r: Run) => r.requestsPerMib
       sb ++= s"| ${s.name} | $w | ${f(m(Study)(_.wall), "%.2f")} | " +
         s"${f(m(KaeKaezip)(_.wall), "%.2f")} | " +
         s"${f(m(KaeKaezip)(_.wall) / m(Study)(_.wall), "%.2f")} | " +
@@ -142,8 +142,8 @@ private[bench] object Page {
     def projected(w: String) = med(runs, Main, KaeKaezip.name, w)(_.projectedWall) /
       med(runs, Main, Study.name, w)(_.projectedWall)
     val kae = runs.filter(r => r.scenario == Main && r.config == KaeKaezip.name)
-    val perMib = median(kae.map(r => r.m("compress.requests") / (r.rawBytes / 1048576.0)))
-    val maxPerMib = kae.map(r => r.m("compress.requests") / (r.rawBytes / 1048576.0)).max
+    val perMib = median(kae.map(_.requestsPerMib))
+    val maxPerMib = kae.map(_.requestsPerMib).max
     val sessions = kae.map(r => math.max(r.m("compress.sessions"), r.m("decompress.sessions"))).max
     val codecVsFloor = median(kae.map(r =>
       r.projectedCodecNanos.toDouble / r.floorNanos))
