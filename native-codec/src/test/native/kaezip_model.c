@@ -74,6 +74,7 @@ static atomic_long n_sessions[2], n_requests[2], n_calls[2], n_waits[2];
 static atomic_long bytes_in[2], bytes_out[2], wait_ns[2], device_ns[2], software_cpu_ns[2];
 static atomic_long software_wall_ns[2]; /* wall time of that work: more when descheduled */
 static atomic_long overshoot_ns[2]; /* how much later than charged the sleeps woke: an artifact */
+static atomic_long call_wall_ns[2]; /* entry to exit of every deflate/inflate call */
 static atomic_long live_sessions, n_calls_all, n_faults;
 
 static const settings *conf(void);
@@ -286,6 +287,7 @@ int deflate(z_streamp s, int flush) {
   atomic_fetch_add(&bytes_in[DIR_COMP], in);
   atomic_fetch_add(&bytes_out[DIR_COMP], out);
   charge_call(DIR_COMP, in, out, in);
+  atomic_fetch_add(&call_wall_ns[DIR_COMP], now_ns(CLOCK_MONOTONIC) - wall0);
   return rc;
 }
 
@@ -302,6 +304,7 @@ int inflate(z_streamp s, int flush) {
   atomic_fetch_add(&bytes_in[DIR_DECOMP], in);
   atomic_fetch_add(&bytes_out[DIR_DECOMP], out);
   charge_call(DIR_DECOMP, in, out, out);
+  atomic_fetch_add(&call_wall_ns[DIR_DECOMP], now_ns(CLOCK_MONOTONIC) - wall0);
   return rc;
 }
 
@@ -345,13 +348,13 @@ uLong deflateBound(z_streamp s, uLong n) {
 static const char *const NAMES[] = {"sessions",    "requests",         "calls",
                                     "waits",       "bytesIn",          "bytesOut",
                                     "waitNanos",   "deviceNanos",      "softwareCpuNanos",
-                                    "overshootNanos", "softwareWallNanos"};
-#define N_COUNTERS 11
+                                    "overshootNanos", "softwareWallNanos", "callWallNanos"};
+#define N_COUNTERS 12
 
 static long counter(int which, int dir) {
   atomic_long *all[N_COUNTERS] = {n_sessions, n_requests, n_calls,         n_waits,
                                   bytes_in,   bytes_out,  wait_ns,         device_ns,
-                                  software_cpu_ns, overshoot_ns, software_wall_ns};
+                                  software_cpu_ns, overshoot_ns, software_wall_ns, call_wall_ns};
   return (which >= 0 && which < N_COUNTERS && (dir == 0 || dir == 1)) ? atomic_load(&all[which][dir])
                                                                        : -1;
 }

@@ -43,6 +43,9 @@ public final class KaeZipModel {
    */
   public static final int SOFTWARE_WALL_NANOS = 10;
 
+  /** Wall time from entry to exit of every deflate/inflate call: what the caller's clock saw. */
+  public static final int CALL_WALL_NANOS = 11;
+
   private static final String PATH = TestCodecs.testLib("libkaezipmodel.so");
 
   static {
