@@ -75,6 +75,9 @@ public final class KaeZipPreflight {
   private final Predicate<Path> mayOpen;
   private final List<Check> checks = new ArrayList<>();
 
+  /** The {@code hisi_zip*} devices {@link #devices} found, sorted; their queues are watched. */
+  private final List<Path> zips = new ArrayList<>();
+
   /**
    * @param root where {@code proc/}, {@code sys/} and {@code dev/} are read ("/" on a host; a
    *     directory tree in tests)
@@ -196,7 +199,6 @@ public final class KaeZipPreflight {
    */
   private boolean devices() {
     Path uacce = root.resolve("sys/class/uacce");
-    List<Path> zips = new ArrayList<>();
     if (Files.isDirectory(uacce)) {
       try (DirectoryStream<Path> ds = Files.newDirectoryStream(uacce, "hisi_zip*")) {
         ds.forEach(zips::add);
@@ -322,20 +324,13 @@ public final class KaeZipPreflight {
             + (hardware ? "" : " (hardware check skipped: a stand-in library?)"));
   }
 
-  /** Free queues over every device, or -1 when none reports them. */
+  /** Free queues over the devices found, or -1 when none reports them. */
   private long freeQueues() {
-    Path uacce = root.resolve("sys/class/uacce");
     long total = -1;
-    if (Files.isDirectory(uacce)) {
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(uacce, "hisi_zip*")) {
-        for (Path zip : ds) {
-          OptionalLong n = availableInstances(zip);
-          if (n.isPresent()) {
-            total = Math.max(total, 0) + n.getAsLong();
-          }
-        }
-      } catch (IOException e) {
-        return -1;
+    for (Path zip : zips) {
+      OptionalLong n = availableInstances(zip);
+      if (n.isPresent()) {
+        total = Math.max(total, 0) + n.getAsLong();
       }
     }
     return total;

@@ -83,7 +83,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   private lazy val writerSettings = settings.writerSettings(codec)
   private lazy val readerSettings = settings.readerSettings(codec)
 
-  /** Task slots of this JVM, for the default hardware session bound. */
+  /** The pools' hardware session bound, by default from this JVM's task slots. */
   private lazy val sessionBound = settings.sessionBound(shims.taskSlots(conf))
 
   /**
