@@ -49,7 +49,13 @@ object KaeZipModelBench {
     def name: String = s"${requestUs}us/${contexts}ctx"
   }
 
-  case class Config(name: String, kae: Boolean, model: Boolean, settings: Map[String, String])
+  /** A configuration of the comparison; all run on `local[2]` unless a profile run says else. */
+  case class Config(
+      name: String,
+      kae: Boolean,
+      model: Boolean,
+      settings: Map[String, String],
+      master: String = "local[2]")
 
   private val ModelLib = Model.path()
 
@@ -184,14 +190,14 @@ object KaeZipModelBench {
   private def notes(dir: Path): Option[String] =
     Some(dir.resolve("notes.md")).filter(Files.exists(_)).map(Files.readString)
 
-  private def once(
+  private[bench] def once(
       s: Scenario,
       c: Config,
       w: String,
       size: Workloads.Size,
       rep: Int): (Run, WorkloadJobs.Digest) = {
     Model.configure(s.requestUs, ModelSetupUs, s.contexts, 0)
-    val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
+    val conf = Sessions.conf(None, Sessions.Kryo, c.master)
       .set("spark.unsafe.exceptionOnMemoryLeak", "false")
       .setAll(c.settings)
     Sessions.withSession(conf) { spark =>

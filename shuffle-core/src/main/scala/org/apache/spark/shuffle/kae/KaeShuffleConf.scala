@@ -93,11 +93,12 @@ private[spark] object KaeShuffleConf {
   val WRITER_PROBE_INCOMPRESSIBLE: ConfigEntry[String] = entry("writer.probeIncompressible")
     .doc("Before compressing a block, test a sample of it (16 KiB of a 256 KiB block: byte " +
       "entropy and repeated 8-byte sequences) and store a block judged incompressible raw, " +
-      "without calling the codec. `auto`: on for the deflate codecs (kaezip, libdeflate, zlib, " +
+      "without calling the codec. `auto`: on for the software deflate codecs (libdeflate, zlib, " +
       "java), which are slowest on random or already compressed bytes; off for lz4 and zstd, " +
-      "which pass over such bytes quickly themselves. `true` or `false` for every codec. A " +
-      "misjudged block only loses what the codec would have saved on it (about 1-2% at most), " +
-      "never data; blocks under 16 KiB are never probed.")
+      "which pass over such bytes quickly themselves, and for the KAEzip engine, where one " +
+      "request for such a block costs less than probing every block. `true` or `false` for " +
+      "every codec. A misjudged block only loses what the codec would have saved on it (about " +
+      "1-2% at most), never data; blocks under 16 KiB are never probed.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
     .checkValues(Set("auto", "true", "false"))

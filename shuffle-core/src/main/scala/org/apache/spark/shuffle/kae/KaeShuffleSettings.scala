@@ -29,7 +29,8 @@ import org.apache.spark.SparkConf
  * that depend on each other, naming the keys. Writers, readers and the codec layer get typed
  * settings and never read SparkConf.
  *
- * @param probeIncompressible true/false as set; None for `auto` (on for the deflate codecs)
+ * @param probeIncompressible true/false as set; None for `auto` (on for the software deflate
+ *     codecs)
  */
 private[spark] case class KaeShuffleSettings(
     enabled: Boolean,
@@ -56,10 +57,21 @@ private[spark] case class KaeShuffleSettings(
     blockSize,
     writerMaxMemory,
     writerInitialBuffer,
-    probeIncompressible.getOrElse(codec.format() == CodecFormat.DEFLATE),
+    probeIncompressible.getOrElse(probesByDefault(codec)),
     partitionStreams,
     hardwareMinBlock
   )
+
+  /**
+   * `auto` probes the software deflate codecs only. Software deflate spends milliseconds on an
+   * incompressible 256 KiB block, so a probe of 5-15 us pays for itself at once. A hardware
+   * engine takes such a block at its usual rate for one request (about 90 us at 50 us latency
+   * and 7 GB/s), and the probe would cost its 5-15 us on every block to save that on the few that
+   * do not shrink: measured on the KAEzip cost model without Spark, the probe was about half of
+   * our own time per compress call (KaeZipOverhead). lz4 and zstd pass over such bytes quickly.
+   */
+  private def probesByDefault(codec: BlockCodec): Boolean =
+    codec.format() == CodecFormat.DEFLATE && !codec.hardware()
 
   /**
    * How many hardware sessions the executor's pools may hold, per direction, and how long a task

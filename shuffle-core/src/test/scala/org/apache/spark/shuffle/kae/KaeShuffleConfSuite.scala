@@ -16,6 +16,7 @@ package org.apache.spark.shuffle.kae
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 
+import io.github.kaeshuffle.codec.{CodecKind, CodecOptions, Codecs, KaeZipModel}
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.{SparkConf, SparkContext}
@@ -37,6 +38,16 @@ class KaeShuffleConfSuite extends AnyFunSuite {
     assert(s.codecOptions.kaezipLibrary == "/usr/local/kaezip/lib/libz.so")
     assert(!s.codecOptions.kaezipSkipHardwareCheck)
     assert(s.writerMaxMemory == 0 && s.writerInitialBuffer == 4096)
+  }
+
+  test("auto probes blocks for the software deflate codecs only, not for KAEzip nor lz4") {
+    def probes(options: CodecOptions): Boolean =
+      settingsOf().writerSettings(Codecs.exact(options)).probeIncompressible()
+    assert(probes(CodecOptions.builder().codec(CodecKind.ZLIB).build()))
+    assert(!probes(CodecOptions.builder().codec(CodecKind.LZ4).build()))
+    assert(!probes(KaeZipModel.options()))
+    val forced = settingsOf(WRITER_PROBE_INCOMPRESSIBLE.key -> "true")
+    assert(forced.writerSettings(Codecs.exact(KaeZipModel.options())).probeIncompressible())
   }
 
   test("values are parsed") {
