@@ -23,11 +23,11 @@ import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.KaeZipModel;
 import io.github.kaeshuffle.codec.TestCodecs;
 import java.nio.ByteBuffer;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -108,19 +108,23 @@ class SessionBoundTest {
   @Test
   void aWaitingBorrowerGetsTheSessionGivenBack() throws Exception {
     BlockCodec model = Codecs.exact(KaeZipModel.options());
-    ExecutorService other = Executors.newSingleThreadExecutor();
+    AtomicReference<Thread> waiting = new AtomicReference<>();
+    ExecutorService other =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "waiting-borrower");
+              waiting.set(t);
+              return t;
+            });
     try (DecoderPool pool =
         new DecoderPool(model, 4, new SessionBound(1, TimeUnit.MINUTES.toNanos(5)))) {
       BlockDecoder held = pool.borrow();
-      CountDownLatch asked = new CountDownLatch(1);
-      Future<BlockDecoder> waiter =
-          other.submit(
-              () -> {
-                asked.countDown();
-                return pool.borrow();
-              });
-      asked.await();
-      Thread.sleep(50); // let it reach the wait; correctness does not depend on it
+      Future<BlockDecoder> waiter = other.submit(() -> pool.borrow());
+      // Give the session back only once the borrower is parked in the pool's timed wait, so the
+      // test sees a wait end with the session, not a borrow that came after the give-back.
+      while (waiting.get() == null || waiting.get().getState() != Thread.State.TIMED_WAITING) {
+        Thread.onSpinWait();
+      }
       pool.giveBack(held);
       BlockDecoder got = waiter.get(5, TimeUnit.MINUTES);
       assertEquals(0, got.stats().overflowBlocks());
