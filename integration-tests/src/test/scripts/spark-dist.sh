@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Makes sure a Spark 4.2.0 distribution is available for tests that start separate executor JVMs
-# (local-cluster, spark-submit): pip's pyspark package is one (bin/, jars/). Installed once per
-# machine into the cache directory, reused by every clone and build. Called by Maven
-# (integration-tests/pom.xml) before the tests run; prints the distribution's path.
+# Makes sure a Spark distribution of the build's Spark line is available for tests that start
+# separate executor JVMs (local-cluster, spark-submit): pip's pyspark package is one (bin/, jars/).
+# Installed once per machine and version into the cache directory, reused by every clone and
+# build. Called by Maven (integration-tests/pom.xml) before the tests run; prints the
+# distribution's path.
+#   usage: spark-dist.sh <spark version> <scala binary version>   (e.g. 4.2.0 2.13)
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
-version=4.2.0
+version=${1:?usage: spark-dist.sh <spark version> <scala binary version>}
+scala=${2:?usage: spark-dist.sh <spark version> <scala binary version>}
 cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
 dir="$cache/pyspark-$version"
 home="$dir/pyspark"
 
-if [ ! -f "$home/jars/spark-core_2.13-$version.jar" ]; then
+if [ ! -f "$home/jars/spark-core_$scala-$version.jar" ]; then
   command -v python3 >/dev/null || {
     echo "[kae] ERROR: python3 is needed to install pyspark $version (a Spark distribution for" \
          "the multi-JVM tests): apt-get install python3 python3-pip" >&2; exit 1; }
@@ -23,7 +26,7 @@ if [ ! -f "$home/jars/spark-core_2.13-$version.jar" ]; then
   trap 'rm -rf "$tmp"' EXIT
   python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
     --target "$tmp" "pyspark==$version" >&2
-  [ -f "$tmp/pyspark/jars/spark-core_2.13-$version.jar" ] || {
+  [ -f "$tmp/pyspark/jars/spark-core_$scala-$version.jar" ] || {
     echo "[kae] ERROR: pyspark $version installed without Spark's jars" >&2; exit 1; }
   rm -rf "$dir"
   mv "$tmp" "$dir"

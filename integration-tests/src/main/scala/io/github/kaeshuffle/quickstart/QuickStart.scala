@@ -46,7 +46,8 @@ object QuickStart {
     val master = args.lift(2).getOrElse("local[2]")
     val slices = 4
     println(s"KAE Shuffle quick start: workloads ${workloads.mkString(", ")} at size " +
-      s"${size.name.toLowerCase(Locale.ROOT)}, $master")
+      s"${size.name.toLowerCase(Locale.ROOT)}, $master, Spark ${org.apache.spark.SPARK_VERSION} " +
+      s"(Scala ${scala.util.Properties.versionNumberString})")
     var allEqual = true
     for (w <- workloads) {
       val runs = Seq(

@@ -88,4 +88,21 @@ class DeployedJarSuite extends AnyFunSuite {
     assert(report.manager == Submit.Manager)
     assert(report.long("kae.write.codecCalls") > 0)
   }
+
+  test("on another Spark line the jar stops the application's start and names the jar to use") {
+    val other = sys.props("kae.test.otherSparkVersion")
+    val otherLine = other.split('.').take(2).mkString(".")
+    val ended = Submit.launch(
+      "wrong-line",
+      "local[1]",
+      "client",
+      base("zlib") + ("spark.jars" -> Submit.distJar.getAbsolutePath),
+      Seq("sort"),
+      sparkHome = Sessions.otherSparkHome)
+    val log = Submit.tail(ended.log, 400)
+    assert(ended.code != 0, s"the application ran on Spark $other:\n$log")
+    assert(log.contains(s"cannot run on Spark $other"), log)
+    assert(log.contains(s"Use kae-shuffle-spark${otherLine}_2.13-"), log)
+    assert(!log.contains("NoSuchMethodError"), log)
+  }
 }

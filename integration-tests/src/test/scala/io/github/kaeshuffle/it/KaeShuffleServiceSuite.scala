@@ -23,7 +23,7 @@ import java.util.zip.CRC32
 
 import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.it.ClusterFaults._
-import io.github.kaeshuffle.yarn.KaeYarnShuffleService
+import io.github.kaeshuffle.yarn.{KaeYarnShuffleService, LineBlockHandler}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{Path => HPath}
 import org.apache.hadoop.yarn.api.records.ApplicationId
@@ -129,6 +129,9 @@ class KaeShuffleServiceSuite extends AnyFunSuite {
   }
 
   test("an executor directory outside its application's directory is refused") {
+    assume(
+      LineBlockHandler.checksLocalDirs(),
+      s"Spark ${org.apache.spark.SPARK_VERSION}'s shuffle handler has no local-dir check (4.2+)")
     val dir = tmpDir("kae-service-dirs")
     val local = Files.createDirectories(dir.resolve("local"))
     val port = freePort()

@@ -42,8 +42,13 @@ object Sessions {
   }
 
   /** The Spark distribution the build installed (integration-tests/src/test/scripts). */
-  def sparkHome: String = {
-    val file = new File(sys.props.getOrElse("kae.test.sparkHomeFile", "target/spark-home.txt"))
+  def sparkHome: String = home("kae.test.sparkHomeFile", "target/spark-home.txt")
+
+  /** A distribution of another Spark line (kae.test.otherSparkVersion), for the line check. */
+  def otherSparkHome: String = home("kae.test.otherSparkHomeFile", "target/other-spark-home.txt")
+
+  private def home(property: String, default: String): String = {
+    val file = new File(sys.props.getOrElse(property, default))
     require(
       file.exists(),
       s"$file is missing: run the tests through Maven, which installs a " +

@@ -101,6 +101,31 @@ object Submit {
       env: Map[String, String] = Map.empty,
       timeoutSeconds: Long = 300,
       mainClass: String = WorkloadApp): Report = {
+    val done =
+      launch(name, master, deployMode, conf, workloads, pause, env, timeoutSeconds, mainClass)
+    assert(done.code == 0, s"$name exited with ${done.code}:\n${tail(done.log)}")
+    assert(Files.exists(done.report), s"$name wrote no report:\n${tail(done.log)}")
+    Report(Files.readAllLines(done.report).asScala.toSeq, done.log)
+  }
+
+  /** How a submitted application ended: its exit code, its report file and its log. */
+  case class Ended(code: Int, report: Path, log: Path)
+
+  /**
+   * Runs the application to its end with `spark-submit` of `sparkHome`; fails when it takes
+   * longer than `timeoutSeconds`.
+   */
+  def launch(
+      name: String,
+      master: String,
+      deployMode: String,
+      conf: Map[String, String],
+      workloads: Seq[String],
+      pause: Boolean = false,
+      env: Map[String, String] = Map.empty,
+      timeoutSeconds: Long = 300,
+      mainClass: String = WorkloadApp,
+      sparkHome: String = Sessions.sparkHome): Ended = {
     val dir = Files.createTempDirectory(
       new File(System.getProperty("java.io.tmpdir")).toPath,
       s"submit-$name")
@@ -114,7 +139,7 @@ object Submit {
     finally w.close()
 
     val launcher = new SparkLauncher(env.asJava)
-      .setSparkHome(Sessions.sparkHome)
+      .setSparkHome(sparkHome)
       .setPropertiesFile(propsFile.toString)
       .setAppResource(appJar.getAbsolutePath)
       .setMainClass(mainClass)
@@ -131,10 +156,7 @@ object Submit {
       process.destroyForcibly()
       throw new AssertionError(s"$name did not finish in $timeoutSeconds s:\n${tail(log)}")
     }
-    val code = process.exitValue()
-    assert(code == 0, s"$name exited with $code:\n${tail(log)}")
-    assert(Files.exists(report), s"$name wrote no report:\n${tail(log)}")
-    Report(Files.readAllLines(report).asScala.toSeq, log)
+    Ended(process.exitValue(), report, log)
   }
 
   def tail(log: Path, lines: Int = 60): String =

@@ -134,7 +134,13 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     TransportConf transportConf = new TransportConf("shuffle", new HadoopConfigProvider(conf));
     File recovery = dbEnabled ? recoveryDir(localDirs) : null;
     File executorsDb = recovery == null ? null : new File(recovery, EXECUTORS_DB);
-    blockHandler = new ExternalBlockHandler(transportConf, executorsDb, localDirs, appScoped);
+    blockHandler = LineBlockHandler.create(transportConf, executorsDb, localDirs, appScoped);
+    if (appScoped && !LineBlockHandler.checksLocalDirs()) {
+      LOG.warn(
+          "{}=true is not applied: this service is built for a Spark line whose shuffle handler "
+              + "has no check of executors' local dirs (Spark 4.2 added it)",
+          APP_SCOPED_DIRS);
+    }
 
     List<TransportServerBootstrap> bootstraps = new ArrayList<>();
     if (authenticate) {

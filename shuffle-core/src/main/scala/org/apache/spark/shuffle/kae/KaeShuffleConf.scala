@@ -259,6 +259,10 @@ private[spark] object KaeShuffleConf {
       "manager starts (driver and each executor); a bad value stops the start with a message " +
       "naming the key and what it accepts. Unknown keys under `spark.shuffle.kae.` are reported " +
       "in a warning.\n\n"
+    sb ++= "Every setting below means the same on every Spark line we build for " +
+      "([spark-lines.md](spark-lines.md)). The one that differs is our YARN service's " +
+      "`spark.shuffle.kae.service.appScopedDirs` ([yarn.md](yarn.md)): applied by the service " +
+      "built for Spark 4.2, not by those built for 4.0 and 4.1.\n\n"
     sb ++= "| key | default | meaning | since |\n|---|---|---|---|\n"
     for (e <- all) {
       val default = e.defaultValueString match {

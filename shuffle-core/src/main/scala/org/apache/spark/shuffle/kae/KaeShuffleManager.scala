@@ -47,6 +47,9 @@ import org.apache.spark.util.collection.OpenHashSet
  */
 private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager with Logging {
 
+  // First: on a Spark line the jar is not built for, nothing below is safe to run.
+  SparkLine.check()
+
   private val settings = KaeShuffleSettings.read(conf)
   KaeShuffleConf.unknownKeys(conf).foreach { key =>
     logWarning(s"Unknown setting $key is ignored: KAE Shuffle settings are listed in " +

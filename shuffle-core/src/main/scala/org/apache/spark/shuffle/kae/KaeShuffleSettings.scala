@@ -22,6 +22,7 @@ import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.SparkConf
+import org.apache.spark.internal.config.ConfigEntry
 
 /**
  * Every `spark.shuffle.kae.*` setting, read from SparkConf and checked once, here: the config
@@ -90,6 +91,7 @@ private[spark] object KaeShuffleSettings {
   import KaeShuffleConf._
 
   def read(conf: SparkConf): KaeShuffleSettings = {
+    all.foreach(parses(conf, _))
     val blockSize = conf.get(BLOCK_SIZE).toInt
     val initialBuffer = conf.get(WRITER_INITIAL_BUFFER)
     if (initialBuffer > blockSize) {
@@ -124,6 +126,19 @@ private[spark] object KaeShuffleSettings {
       )
     )
   }
+
+  /**
+   * Parses one entry, so that a value Spark's own parser refuses names its key: Spark 4.1 and
+   * later say which key a malformed size or time came from, Spark 4.0 does not.
+   */
+  private def parses(conf: SparkConf, entry: ConfigEntry[_]): Unit =
+    try conf.get(entry)
+    catch {
+      case e: IllegalArgumentException if !String.valueOf(e.getMessage).contains(entry.key) =>
+        throw new IllegalArgumentException(
+          s"'${conf.get(entry.key, "")}' in ${entry.key} is invalid. ${e.getMessage}",
+          e)
+    }
 
   /** The codec layer's options; the level's range is the codec's own (CodecKind). */
   def codecOptions(conf: SparkConf): CodecOptions = {

@@ -22,7 +22,7 @@ import org.apache.spark.util.collection.OpenHashSet
 
 /**
  * The manager's use of Spark internals whose shape varies between Spark lines, in one place.
- * One implementation per Spark line ([[Spark4ManagerShims]] today); the inventory with reasons is
+ * One implementation serves every line today ([[LineManagerShims]]); the inventory with reasons is
  * in docs/design.md.
  */
 private[spark] trait ManagerShims {
@@ -56,5 +56,5 @@ private[spark] trait ManagerShims {
 private[spark] object ManagerShims {
 
   /** The implementation for the Spark line this jar is built for. */
-  val current: ManagerShims = Spark4ManagerShims
+  val current: ManagerShims = LineManagerShims
 }

@@ -23,7 +23,7 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
 /**
  * The reduce side's use of Spark internals (`private[spark]` APIs whose shape varies between Spark
  * lines), in one place: the reader and its helpers call these and nothing else of Spark's that is
- * not public and stable. One implementation per Spark line ([[Spark4ReaderShims]] today); the
+ * not public and stable. One implementation serves every line today ([[LineReaderShims]]); the
  * inventory with reasons is in docs/design.md.
  */
 private[spark] trait ReaderShims {
@@ -60,5 +60,5 @@ private[spark] trait ReaderShims {
 private[spark] object ReaderShims {
 
   /** The implementation for the Spark line this jar is built for. */
-  val current: ReaderShims = Spark4ReaderShims
+  val current: ReaderShims = LineReaderShims
 }

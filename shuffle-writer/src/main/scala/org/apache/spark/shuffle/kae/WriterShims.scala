@@ -23,7 +23,7 @@ import org.apache.spark.util.collection.ExternalSorter
 /**
  * The map side's use of Spark internals whose shape varies between Spark lines, in one place: the
  * writers call these and nothing else of Spark's that is not public and stable. One
- * implementation per Spark line ([[Spark4WriterShims]] today); the inventory with reasons is in
+ * implementation per group of Spark lines (`LineWriterShims` in `src/main/spark-<line>`, chosen by the build profile); the inventory with reasons is in
  * docs/design.md.
  */
 private[spark] trait WriterShims {
@@ -57,7 +57,7 @@ private[spark] trait WriterShims {
 private[spark] object WriterShims {
 
   /** The implementation for the Spark line this jar is built for. */
-  val current: WriterShims = Spark4WriterShims
+  val current: WriterShims = LineWriterShims
 }
 
 /**

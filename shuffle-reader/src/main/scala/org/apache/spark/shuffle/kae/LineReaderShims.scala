@@ -21,8 +21,12 @@ import org.apache.spark.network.buffer.ManagedBuffer
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId, ShuffleBlockFetcherIterator}
 
-/** [[ReaderShims]] for Spark 4.x: the fetcher's 17-argument constructor of Spark 4.0 to 4.2. */
-private[spark] object Spark4ReaderShims extends ReaderShims {
+/**
+ * [[ReaderShims]] for every line we build (3.5 to 4.3): the fetcher's 17-argument constructor is
+ * the same on all of them. A line that differs gets its own file under `src/main/spark-<line>`, as
+ * the writer's shims have.
+ */
+private[spark] object LineReaderShims extends ReaderShims {
 
   override def fetcher(
       context: TaskContext,

@@ -17,26 +17,18 @@ import java.nio.file.Path
 
 import org.apache.spark.{ShuffleDependency, TaskContext}
 import org.apache.spark.scheduler.MapStatus
-import org.apache.spark.shuffle.checksum.RowBasedChecksum
 import org.apache.spark.storage.BlockManager
 import org.apache.spark.util.collection.ExternalSorter
 
 /**
- * [[WriterShims]] for Spark 4.1 and 4.2: row-based checksums on the dependency, the sorter's extra
- * checksum argument, the four-argument `MapStatus.apply`.
+ * [[WriterShims]] for Spark 3.5 and 4.0 (built with the profiles spark-3.5, spark-3.5-scala-2.12
+ * and spark-4.0): these lines have no row-based checksums (Spark compares none across attempts,
+ * so there is nothing to keep), a sorter without a checksum argument, and the three-argument
+ * `MapStatus.apply`.
  */
-private[spark] object Spark4WriterShims extends WriterShims {
+private[spark] object LineWriterShims extends WriterShims {
 
-  override def rowChecksums(dep: ShuffleDependency[_, _, _]): RowChecksums = {
-    val checksums: Array[RowBasedChecksum] = dep.rowBasedChecksums
-    if (checksums.isEmpty) RowChecksums.None
-    else new RowChecksums {
-      override def enabled: Boolean = true
-      override def update(partition: Int, key: Any, value: Any): Unit =
-        checksums(partition).update(key, value)
-      override def aggregated: Long = RowBasedChecksum.getAggregatedChecksumValue(checksums)
-    }
-  }
+  override def rowChecksums(dep: ShuffleDependency[_, _, _]): RowChecksums = RowChecksums.None
 
   override def mapSorter[K, V, C](
       context: TaskContext,
@@ -47,30 +39,22 @@ private[spark] object Spark4WriterShims extends WriterShims {
         dep.aggregator,
         Some(dep.partitioner),
         dep.keyOrdering,
-        dep.serializer,
-        dep.rowBasedChecksums)
+        dep.serializer)
     } else {
       // As in Spark's sort shuffle: no aggregation and no ordering on the map side; a sortByKey
       // sorts on the reduce side.
-      new ExternalSorter[K, V, V](
-        context,
-        None,
-        Some(dep.partitioner),
-        None,
-        dep.serializer,
-        dep.rowBasedChecksums)
+      new ExternalSorter[K, V, V](context, None, Some(dep.partitioner), None, dep.serializer)
     }
   }
 
-  override def sorterChecksum(sorter: ExternalSorter[_, _, _]): Long =
-    sorter.getAggregatedChecksumValue
+  override def sorterChecksum(sorter: ExternalSorter[_, _, _]): Long = 0L
 
   override def mapStatus(
       blockManager: BlockManager,
       partitionLengths: Array[Long],
       mapId: Long,
       rowChecksum: Long): MapStatus =
-    MapStatus(blockManager.shuffleServerId, partitionLengths, mapId, rowChecksum)
+    MapStatus(blockManager.shuffleServerId, partitionLengths, mapId)
 
   override def newSpillFile(blockManager: BlockManager): Path =
     blockManager.diskBlockManager.createTempShuffleBlock()._2.toPath

@@ -21,8 +21,11 @@ import org.apache.spark.shuffle.sort.SortShuffleManager
 import org.apache.spark.storage.{BlockId, BlockManagerId}
 import org.apache.spark.util.collection.OpenHashSet
 
-/** [[ManagerShims]] for Spark 4.x (the resolver's three-argument constructor exists from 3.5.2). */
-private[spark] object Spark4ManagerShims extends ManagerShims {
+/**
+ * [[ManagerShims]] for every line we build (3.5 to 4.3; the resolver's three-argument constructor
+ * exists from 3.5.2, which [[SparkLine]] requires on the 3.5 line).
+ */
+private[spark] object LineManagerShims extends ManagerShims {
 
   override def blockResolver(
       conf: SparkConf,

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds and tests one Spark line (a Maven profile of pom.xml, e.g. spark-4.0) in a copy of this
+# tree under target/lines/<profile>, so the default line's build in the modules' target/ stays as
+# it is. Used by README's test command (.build/test.sh) and the full matrix (.build/test-matrix.sh).
+#   usage: .build/test-line.sh <profile> [surefire -Dtest patterns, default: every test]
+# The copy holds the files git tracks or would track (uncommitted changes included). Spark's
+# distribution for the line's multi-JVM tests is installed by the build itself (spark-dist.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+profile=${1:?usage: .build/test-line.sh <profile> [test patterns]}
+tests=${2:-}
+grep -q "<id>$profile</id>" pom.xml || { echo "[kae] no profile $profile in pom.xml" >&2; exit 2; }
+dir=target/lines/$profile
+rm -rf "$dir"
+mkdir -p "$dir"
+# Files deleted but not yet committed are listed by git and skipped by tar.
+git ls-files -co --exclude-standard -z | tar --null --ignore-failed-read -T - -cf - 2>/dev/null |
+  (cd "$dir" && tar -xf -)
+echo "[kae] Spark line $profile: building and testing in $dir${tests:+ (tests: $tests)}"
+cd "$dir"
+# The native library does not depend on the Spark line: this machine's architecture is enough.
+args=(-B "-P$profile" -Dkae.native.cross=false verify)
+if [ -n "$tests" ]; then
+  args+=("-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false)
+fi
+mvn "${args[@]}"

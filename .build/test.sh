@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# README's test command (and CI's, through .ci/run): the whole suite on the default Spark line
+# (4.2), then the Spark-facing suites on the oldest line we build (4.0, in a copy of the tree:
+# .build/test-line.sh). Every line's full suite: .build/test-matrix.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -B verify
+# On the other line: the writer's, reader's and manager's suites (Spark-facing; native-codec's
+# tests are Spark-free and ran above), the differential, local-cluster, corruption-recovery and
+# shuffle-service suites.
+bash .build/test-line.sh spark-4.0 \
+  'org.apache.spark.shuffle.kae.*Suite,io.github.kaeshuffle.writer.*Test,io.github.kaeshuffle.reader.*Test,WorkloadDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite'

@@ -1,0 +1,39 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.yarn;
+
+import java.io.File;
+import java.io.IOException;
+import org.apache.spark.network.shuffle.ExternalBlockHandler;
+import org.apache.spark.network.util.TransportConf;
+
+/**
+ * Spark's shuffle block handler as this line's Spark makes it (Spark 3.5 to 4.1): it has no check
+ * of executors' local dirs (Spark 4.2 added it), so the service cannot apply {@code
+ * spark.shuffle.kae.service.appScopedDirs} and says so when it starts.
+ */
+public final class LineBlockHandler {
+  private LineBlockHandler() {}
+
+  /** Whether Spark's handler on this line checks executors' local dirs. */
+  public static boolean checksLocalDirs() {
+    return false;
+  }
+
+  static ExternalBlockHandler create(
+      TransportConf conf, File executorsDb, String[] localDirs, boolean appScoped)
+      throws IOException {
+    return new ExternalBlockHandler(conf, executorsDb);
+  }
+}
