@@ -18,8 +18,8 @@ git ls-files -co --exclude-standard -z | tar --null --ignore-failed-read -T - -c
   (cd "$dir" && tar -xf -)
 echo "[kae] Spark line $profile: building and testing in $dir${tests:+ (tests: $tests)}"
 cd "$dir"
-# The native library does not depend on the Spark line: this machine's architecture is enough.
-args=(-B "-P$profile" -Dkae.native.cross=false verify)
+# Each line's jar carries the native library for both architectures, as the default line's does.
+args=(-B "-P$profile" verify)
 if [ -n "$tests" ]; then
   args+=("-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false)
 fi

@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 mvn -B verify
 # On the other line: the writer's, reader's and manager's suites (Spark-facing; native-codec's
 # tests are Spark-free and ran above), the differential, local-cluster, corruption-recovery and
-# shuffle-service suites.
+# shuffle-service suites, and the deployable jar's contents and its refusal of another line.
 bash .build/test-line.sh spark-4.0 \
-  'org.apache.spark.shuffle.kae.*Suite,io.github.kaeshuffle.writer.*Test,io.github.kaeshuffle.reader.*Test,WorkloadDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite'
+  'org/apache/spark/shuffle/kae/*Suite,io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,WorkloadDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite'
