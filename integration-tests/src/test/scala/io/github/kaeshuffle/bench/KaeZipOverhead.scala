@@ -54,6 +54,9 @@ object KaeZipOverhead {
   /** Codec calls that went into the model, both directions. */
   def modelCalls(r: Run): Long = r.both("calls")
 
+  /** KAE's codec time outside the model's calls, in microseconds per call into the model. */
+  def oursPerCallUs(r: Run): Double = r.outsideModelNanos / 1e3 / math.max(1L, modelCalls(r))
+
   /**
    * Our layer's cost per call with nothing else running: `blocks` blocks of 256 KiB of text-like
    * bytes through a BlockEncoder and a BlockDecoder over the model at 0 us, one thread, warm.
@@ -72,17 +75,15 @@ object KaeZipOverhead {
     val frame = ByteBuffer.allocateDirect(encoder.maxFrameLength(raw.remaining()))
     val back = ByteBuffer.allocateDirect(raw.capacity())
     def wall(dir: Int) = Model.counter(Model.CALL_WALL_NANOS, dir)
+    def roundTrips(): Unit = for (_ <- 0 until blocks) {
+      frame.clear(); encoder.encode(raw.duplicate(), frame); back.clear()
+      decoder.decode(frame.flip(), 0, raw.remaining(), back)
+    }
     try {
-      for (_ <- 0 until blocks) { // warm-up, not counted
-        frame.clear(); encoder.encode(raw.duplicate(), frame); back.clear()
-        decoder.decode(frame.flip(), 0, raw.remaining(), back)
-      }
+      roundTrips() // warm-up, not counted
       val (e0, d0) = (encoder.stats.codecNanos, decoder.stats.codecNanos)
       val (c0, u0) = (wall(Model.COMPRESS), wall(Model.DECOMPRESS))
-      for (_ <- 0 until blocks) {
-        frame.clear(); encoder.encode(raw.duplicate(), frame); back.clear()
-        decoder.decode(frame.flip(), 0, raw.remaining(), back)
-      }
+      roundTrips()
       val ours = (encoder.stats.codecNanos - e0 - (wall(Model.COMPRESS) - c0)) / 1e3 / blocks
       val oursDec = (decoder.stats.codecNanos - d0 - (wall(Model.DECOMPRESS) - u0)) / 1e3 / blocks
       (ours, oursDec)
@@ -104,7 +105,7 @@ object KaeZipOverhead {
       println(
         f"rep $rep $w%-10s ${c.name}%-11s ${r.wall}%6.2f s codec ${r.codecNanos / 1e6}%7.1f ms " +
           f"model calls ${r.both("callWallNanos") / 1e6}%7.1f ms ours ${r.outsideModelNanos / 1e6}%6.1f ms " +
-          f"(${r.outsideModelNanos / 1e3 / math.max(1L, modelCalls(r))}%6.1f us per call)")
+          f"(${oursPerCallUs(r)}%6.1f us per call)")
       if (rep > 0) runs += r
     }
     val sb = new StringBuilder(
@@ -131,7 +132,7 @@ object KaeZipOverhead {
         "overhead.csv.\n\n| workload | variant | median us per call | min | max |\n|---|---|---|---|---|\n")
     for (w <- workloads; c <- Variants) {
       val sel = runs.filter(r => r.workload == w && r.config == c.name)
-      val perCall = sel.map(r => r.outsideModelNanos / 1e3 / math.max(1L, modelCalls(r))).toSeq
+      val perCall = sel.map(oursPerCallUs).toSeq
       summary ++= f"| $w | ${c.name} | ${Harness.median(perCall)}%.1f | ${perCall.min}%.1f | " +
         f"${perCall.max}%.1f |\n"
     }
