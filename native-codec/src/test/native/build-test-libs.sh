@@ -14,7 +14,7 @@ mkdir -p "$out"
 flags=(-std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -Wall -Wextra -Werror)
 "$CC" "${flags[@]}" -o "$out/libzstandin.so" "$here/zlib_standin.c" -ldl
 "$CC" "${flags[@]}" -DFAIL_INIT -o "$out/libzfailinit.so" "$here/zlib_standin.c" -ldl
-"$CC" "${flags[@]}" -DDELAY_US=20000 -o "$out/libzslow.so" "$here/zlib_standin.c" -ldl
+"$CC" "${flags[@]}" -DDELAY_US=50000 -o "$out/libzslow.so" "$here/zlib_standin.c" -ldl
 # The model's stream entry points (the benchmark's study baseline) call its own deflate/inflate:
 # -Bsymbolic binds them inside the library whatever else the process loaded.
 "$CC" "${flags[@]}" -pthread -Wl,-Bsymbolic -I"$java_home/include" -I"$java_home/include/linux" \

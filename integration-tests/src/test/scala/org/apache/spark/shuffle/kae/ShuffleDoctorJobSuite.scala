@@ -126,7 +126,7 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
     assert(tasks.forall(t => names.forall(t.k(_) == 0)), tasks)
   }
 
-  test("a slow codec (20 ms per call) is named as the bound of the map and reduce stages") {
+  test("a slow codec (50 ms per call) is named as the bound of the map and reduce stages") {
     val slow = new File(new File(Sessions.standIn).getParentFile, "libzslow.so").getPath
     val c = conf("kaezip").set("spark.shuffle.kae.kaezip.libraryPath", slow)
     val (diagnoses, _) = run(c)(spark => pairsJobs(spark))
