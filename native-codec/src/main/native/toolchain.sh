@@ -91,6 +91,9 @@ ensure_cross_tools() {
   CROSS_LIBDIR="$sysroot/libs"
   local tools=() libs=()
   command -v "$CROSS_CC" >/dev/null || tools+=("$(gcc_pkg_of "$arch")")
+  # The C library's headers for that architecture: only a Recommends of the compiler package,
+  # which --no-install-recommends leaves out.
+  [ -e "/usr/$triplet/include/stdio.h" ] || tools+=("libc6-dev-$deb-cross")
   [ -e "$CROSS_LIBDIR/libz.so.1" ] || libs+=("zlib1g:$deb")
   if [ -n "$qemu" ]; then
     command -v "qemu-$arch" >/dev/null || tools+=(qemu-user)

@@ -32,7 +32,7 @@ object Pairs {
 
   def expectedSums(perTask: Int = 20000): Map[String, Long] =
     (0 until MapTasks).flatMap(t => (0 until perTask).map(j => pair(t, j, perTask)))
-      .groupMapReduce(_._1)(_._2)(_ + _)
+      .groupBy(_._1).map { case (k, kvs) => k -> kvs.map(_._2).sum }
 
   private def pair(t: Int, j: Int, perTask: Int): (String, Long) =
     (s"key-${(t * 7919 + j * 31) % 5000}", (t * perTask + j).toLong)

@@ -129,5 +129,5 @@ object QuickStart {
     }
   }
 
-  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f", b / 1048576.0)
+  private def mib(b: Long): String = "%.1f".formatLocal(Locale.ROOT, b / 1048576.0)
 }

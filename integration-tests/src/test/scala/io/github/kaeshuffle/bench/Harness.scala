@@ -300,7 +300,7 @@ object Harness {
     else (s(s.size / 2 - 1) + s(s.size / 2)) / 2
   }
 
-  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f", b / 1048576.0)
+  private def mib(b: Long): String = "%.1f".formatLocal(Locale.ROOT, b / 1048576.0)
 
   private def writeCsv(path: Path, runs: Seq[Run], size: String): Unit = {
     val sb = new StringBuilder("size,workload,config,rep,wall_s,shuffle_written_bytes," +

@@ -114,5 +114,5 @@ object ReaderBenchmark {
   }
 
   private def fmt(v: Seq[Double]): String =
-    String.format(Locale.ROOT, "%.2f (%.2f-%.2f)", median(v), v.min, v.max)
+    "%.2f (%.2f-%.2f)".formatLocal(Locale.ROOT, median(v), v.min, v.max)
 }

@@ -14,7 +14,6 @@
 package io.github.kaeshuffle.codec;
 
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /**
  * Checks arguments, reduces buffers to arrays or direct buffers and counts calls, so backends
@@ -43,8 +42,8 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
   @Override
   public final int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen)
       throws CodecException {
-    Objects.checkFromIndexSize(srcOff, srcLen, src.length);
-    Objects.checkFromIndexSize(dstOff, dstLen, dst.length);
+    ByteBuffers.checkFromIndexSize(srcOff, srcLen, src.length);
+    ByteBuffers.checkFromIndexSize(dstOff, dstLen, dst.length);
     return run(src, srcOff, srcLen, dst, dstOff, dstLen);
   }
 

@@ -14,7 +14,6 @@
 package io.github.kaeshuffle.codec;
 
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /** The decompression twin of {@link AbstractBlockCompressor}. */
 abstract class AbstractBlockDecompressor implements BlockDecompressor {
@@ -42,8 +41,8 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
   public final int decompress(
       byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int rawLength)
       throws CodecException {
-    Objects.checkFromIndexSize(srcOff, srcLen, src.length);
-    Objects.checkFromIndexSize(dstOff, rawLength, dst.length);
+    ByteBuffers.checkFromIndexSize(srcOff, srcLen, src.length);
+    ByteBuffers.checkFromIndexSize(dstOff, rawLength, dst.length);
     return run(src, srcOff, srcLen, dst, dstOff, rawLength);
   }
 

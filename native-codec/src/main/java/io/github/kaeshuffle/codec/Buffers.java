@@ -19,7 +19,22 @@ import java.nio.ByteBuffer;
  * A buffer argument reduced to what every backend can take: a {@code byte[]} or a direct {@code
  * ByteBuffer}, plus an absolute offset into it (independent of any position).
  */
-record Buffers(Object target, int offset) {
+final class Buffers {
+  private final Object target;
+  private final int offset;
+
+  Buffers(Object target, int offset) {
+    this.target = target;
+    this.offset = offset;
+  }
+
+  Object target() {
+    return target;
+  }
+
+  int offset() {
+    return offset;
+  }
 
   /** The backing array of a heap buffer, the buffer itself if direct, else a copy of its bytes. */
   static Buffers source(ByteBuffer b) {
@@ -46,13 +61,27 @@ record Buffers(Object target, int offset) {
 
   /** A ByteBuffer over {@code [offset, offset + length)} of a byte[] or direct buffer target. */
   static ByteBuffer view(Object target, int offset, int length) {
-    if (target instanceof byte[] array) {
-      return ByteBuffer.wrap(array, offset, length);
+    if (target instanceof byte[]) {
+      return ByteBuffer.wrap((byte[]) target, offset, length);
     }
     ByteBuffer d = ((ByteBuffer) target).duplicate();
     d.clear();
     d.position(offset);
     d.limit(offset + length);
     return d;
+  }
+
+  /**
+   * The bytes {@code [offset, offset + length)} of a byte[] or direct buffer target as an array:
+   * the target itself when it is one (same offsets), else a copy starting at 0. For APIs that take
+   * arrays only, or arrays and direct buffers but not a mix of the two.
+   */
+  static byte[] arrayOf(Object target, int offset, int length) {
+    if (target instanceof byte[]) {
+      return (byte[]) target;
+    }
+    byte[] copy = new byte[length];
+    view(target, offset, length).get(copy);
+    return copy;
   }
 }

@@ -14,6 +14,8 @@
 package io.github.kaeshuffle.codec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -135,14 +137,14 @@ public enum CodecKind {
   public List<CodecKind> candidates() {
     switch (this) {
       case AUTO:
-        return List.of(KAEZIP, LIBDEFLATE, ZLIB, JAVA);
+        return Arrays.asList(KAEZIP, LIBDEFLATE, ZLIB, JAVA);
       case KAEZIP:
       case LIBDEFLATE:
-        return List.of(this, ZLIB, JAVA);
+        return Arrays.asList(this, ZLIB, JAVA);
       case ZLIB:
-        return List.of(ZLIB, JAVA);
+        return Arrays.asList(ZLIB, JAVA);
       default:
-        return List.of(this);
+        return Collections.singletonList(this);
     }
   }
 

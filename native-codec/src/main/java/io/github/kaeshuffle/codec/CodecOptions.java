@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.codec;
 
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Objects;
 
 /**
@@ -27,19 +28,25 @@ import java.util.Objects;
  * @param libdeflateLibrary name or path of libdeflate for dlopen
  * @param systemRoot where {@code proc/} and {@code sys/} are read for hardware detection
  */
-public record CodecOptions(
-    CodecKind codec,
-    int level,
-    String kaezipLibrary,
-    boolean kaezipSkipHardwareCheck,
-    String libdeflateLibrary,
-    Path systemRoot) {
-
+public final class CodecOptions {
   public static final int DEFAULT_LEVEL = -1;
   public static final String DEFAULT_KAEZIP_LIBRARY = "/usr/local/kaezip/lib/libz.so";
   public static final String DEFAULT_LIBDEFLATE_LIBRARY = "libdeflate.so.0";
 
-  public CodecOptions {
+  private final CodecKind codec;
+  private final int level;
+  private final String kaezipLibrary;
+  private final boolean kaezipSkipHardwareCheck;
+  private final String libdeflateLibrary;
+  private final Path systemRoot;
+
+  public CodecOptions(
+      CodecKind codec,
+      int level,
+      String kaezipLibrary,
+      boolean kaezipSkipHardwareCheck,
+      String libdeflateLibrary,
+      Path systemRoot) {
     Objects.requireNonNull(codec, "codec");
     Objects.requireNonNull(kaezipLibrary, "kaezipLibrary");
     Objects.requireNonNull(libdeflateLibrary, "libdeflateLibrary");
@@ -47,6 +54,36 @@ public record CodecOptions(
     if (level != DEFAULT_LEVEL) {
       codec.checkLevel(level);
     }
+    this.codec = codec;
+    this.level = level;
+    this.kaezipLibrary = kaezipLibrary;
+    this.kaezipSkipHardwareCheck = kaezipSkipHardwareCheck;
+    this.libdeflateLibrary = libdeflateLibrary;
+    this.systemRoot = systemRoot;
+  }
+
+  public CodecKind codec() {
+    return codec;
+  }
+
+  public int level() {
+    return level;
+  }
+
+  public String kaezipLibrary() {
+    return kaezipLibrary;
+  }
+
+  public boolean kaezipSkipHardwareCheck() {
+    return kaezipSkipHardwareCheck;
+  }
+
+  public String libdeflateLibrary() {
+    return libdeflateLibrary;
+  }
+
+  public Path systemRoot() {
+    return systemRoot;
   }
 
   public static Builder builder() {
@@ -70,7 +107,7 @@ public record CodecOptions(
     private String kaezipLibrary = DEFAULT_KAEZIP_LIBRARY;
     private boolean kaezipSkipHardwareCheck;
     private String libdeflateLibrary = DEFAULT_LIBDEFLATE_LIBRARY;
-    private Path systemRoot = Path.of("/");
+    private Path systemRoot = Paths.get("/");
 
     public Builder codec(CodecKind v) {
       codec = v;
@@ -111,5 +148,43 @@ public record CodecOptions(
       return new CodecOptions(
           codec, level, kaezipLibrary, kaezipSkipHardwareCheck, libdeflateLibrary, systemRoot);
     }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (!(other instanceof CodecOptions)) {
+      return false;
+    }
+    CodecOptions o = (CodecOptions) other;
+    return Objects.equals(codec, o.codec)
+        && level == o.level
+        && Objects.equals(kaezipLibrary, o.kaezipLibrary)
+        && kaezipSkipHardwareCheck == o.kaezipSkipHardwareCheck
+        && Objects.equals(libdeflateLibrary, o.libdeflateLibrary)
+        && Objects.equals(systemRoot, o.systemRoot);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        codec, level, kaezipLibrary, kaezipSkipHardwareCheck, libdeflateLibrary, systemRoot);
+  }
+
+  @Override
+  public String toString() {
+    return "CodecOptions["
+        + "codec="
+        + codec
+        + ", level="
+        + level
+        + ", kaezipLibrary="
+        + kaezipLibrary
+        + ", kaezipSkipHardwareCheck="
+        + kaezipSkipHardwareCheck
+        + ", libdeflateLibrary="
+        + libdeflateLibrary
+        + ", systemRoot="
+        + systemRoot
+        + "]";
   }
 }

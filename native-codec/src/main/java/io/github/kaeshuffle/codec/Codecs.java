@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -39,7 +40,57 @@ public final class Codecs {
   private Codecs() {}
 
   /** The codec chosen, what was asked, and why, as logged. */
-  public record Selection(BlockCodec codec, CodecKind requested, String reason) {}
+  public static final class Selection {
+    private final BlockCodec codec;
+    private final CodecKind requested;
+    private final String reason;
+
+    public Selection(BlockCodec codec, CodecKind requested, String reason) {
+      this.codec = codec;
+      this.requested = requested;
+      this.reason = reason;
+    }
+
+    public BlockCodec codec() {
+      return codec;
+    }
+
+    public CodecKind requested() {
+      return requested;
+    }
+
+    public String reason() {
+      return reason;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (!(other instanceof Selection)) {
+        return false;
+      }
+      Selection o = (Selection) other;
+      return Objects.equals(codec, o.codec)
+          && Objects.equals(requested, o.requested)
+          && Objects.equals(reason, o.reason);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(codec, requested, reason);
+    }
+
+    @Override
+    public String toString() {
+      return "Selection["
+          + "codec="
+          + codec
+          + ", requested="
+          + requested
+          + ", reason="
+          + reason
+          + "]";
+    }
+  }
 
   /** The requested codec, or the best fallback; logs the choice once. Fails only for lz4/zstd. */
   public static Selection select(CodecOptions o) throws CodecException {

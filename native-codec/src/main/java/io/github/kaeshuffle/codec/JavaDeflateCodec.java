@@ -13,7 +13,6 @@
  */
 package io.github.kaeshuffle.codec;
 
-import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -72,16 +71,24 @@ final class JavaDeflateCodec implements BlockCodec {
       protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
           throws CodecException {
         deflater.reset();
-        deflater.setInput(Buffers.view(src, srcOff, srcLen));
+        // Arrays, not buffers: Deflater takes ByteBuffers only from Java 11, and the Spark 3.5
+        // jars run on Java 8. A direct buffer goes through a copy (this is the fallback codec).
+        byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
+        deflater.setInput(in, in == src ? srcOff : 0, srcLen);
         deflater.finish();
-        ByteBuffer out = Buffers.view(dst, dstOff, room);
-        while (!deflater.finished() && out.hasRemaining()) {
-          deflater.deflate(out);
+        byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[room];
+        int at = out == dst ? dstOff : 0;
+        int n = 0;
+        while (!deflater.finished() && n < room) {
+          n += deflater.deflate(out, at + n, room - n);
         }
         if (!deflater.finished()) {
           throw CodecException.ofNative(name(), "compress", NativeError.DST_TOO_SMALL.code());
         }
-        return out.position() - dstOff;
+        if (out != dst) {
+          Buffers.view(dst, dstOff, n).put(out, 0, n);
+        }
+        return n;
       }
 
       @Override
@@ -102,16 +109,20 @@ final class JavaDeflateCodec implements BlockCodec {
           Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
           throws CodecException {
         inflater.reset();
-        inflater.setInput(Buffers.view(src, srcOff, srcLen));
-        ByteBuffer out = Buffers.view(dst, dstOff, rawLength);
+        byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
+        inflater.setInput(in, in == src ? srcOff : 0, srcLen);
+        byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[rawLength];
+        int at = out == dst ? dstOff : 0;
+        int produced = 0;
         try {
-          while (!inflater.finished() && out.hasRemaining()) {
-            if (inflater.inflate(out) == 0
-                && (inflater.needsInput() || inflater.needsDictionary())) {
+          while (!inflater.finished() && produced < rawLength) {
+            int n = inflater.inflate(out, at + produced, rawLength - produced);
+            produced += n;
+            if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
               break;
             }
           }
-          if (!inflater.finished() && !out.hasRemaining() && !inflater.needsInput()) {
+          if (!inflater.finished() && produced == rawLength && !inflater.needsInput()) {
             // The output room is exactly rawLength: one probe byte tells a longer block from one
             // whose end (the adler32 trailer) is still to be read.
             if (inflater.inflate(probe) > 0) {
@@ -125,7 +136,6 @@ final class JavaDeflateCodec implements BlockCodec {
         if (!inflater.finished()) {
           throw corrupt(NativeError.CORRUPT, "ends before its deflate stream does");
         }
-        int produced = out.position() - dstOff;
         if (produced != rawLength) {
           throw corrupt(
               NativeError.LENGTH, "decompresses to " + produced + " bytes, not " + rawLength);
@@ -133,6 +143,9 @@ final class JavaDeflateCodec implements BlockCodec {
         if (inflater.getRemaining() != 0) {
           throw corrupt(
               NativeError.TRAILING, "has " + inflater.getRemaining() + " bytes after its end");
+        }
+        if (out != dst) {
+          Buffers.view(dst, dstOff, rawLength).put(out, 0, rawLength);
         }
       }
 

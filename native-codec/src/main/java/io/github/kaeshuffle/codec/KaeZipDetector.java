@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -40,11 +42,46 @@ public final class KaeZipDetector {
   private KaeZipDetector() {}
 
   /** Present or not, and why, in a sentence fit for a log line. */
-  public record Result(boolean present, String reason) {}
+  public static final class Result {
+    private final boolean present;
+    private final String reason;
+
+    public Result(boolean present, String reason) {
+      this.present = present;
+      this.reason = reason;
+    }
+
+    public boolean present() {
+      return present;
+    }
+
+    public String reason() {
+      return reason;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (!(other instanceof Result)) {
+        return false;
+      }
+      Result o = (Result) other;
+      return present == o.present && Objects.equals(reason, o.reason);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(present, reason);
+    }
+
+    @Override
+    public String toString() {
+      return "Result[" + "present=" + present + ", reason=" + reason + "]";
+    }
+  }
 
   /** Detection on the running host. */
   public static Result detect() {
-    return detect(Path.of("/"), System.getProperty("os.arch"));
+    return detect(Paths.get("/"), System.getProperty("os.arch"));
   }
 
   public static Result detect(Path root, String osArch) {
@@ -54,7 +91,7 @@ public final class KaeZipDetector {
     Path cpuinfo = root.resolve("proc/cpuinfo");
     String text;
     try {
-      text = Files.readString(cpuinfo, StandardCharsets.ISO_8859_1);
+      text = new String(Files.readAllBytes(cpuinfo), StandardCharsets.ISO_8859_1);
     } catch (IOException e) {
       return new Result(false, "cannot read " + cpuinfo + ": " + e.getMessage());
     }

@@ -18,14 +18,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,20 +55,94 @@ public final class KaeZipPreflight {
   private static volatile boolean logged;
 
   /** One line of the report: what was checked, whether it passed, what was found. */
-  public record Check(String what, boolean ok, String found) {
+  public static final class Check {
+    private final String what;
+    private final boolean ok;
+    private final String found;
+
+    public Check(String what, boolean ok, String found) {
+      this.what = what;
+      this.ok = ok;
+      this.found = found;
+    }
+
+    public String what() {
+      return what;
+    }
+
+    public boolean ok() {
+      return ok;
+    }
+
+    public String found() {
+      return found;
+    }
+
     @Override
     public String toString() {
       return (ok ? "[ok]   " : "[FAIL] ") + what + ": " + found;
     }
+
+    @Override
+    public boolean equals(Object other) {
+      if (!(other instanceof Check)) {
+        return false;
+      }
+      Check o = (Check) other;
+      return Objects.equals(what, o.what) && ok == o.ok && Objects.equals(found, o.found);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(what, ok, found);
+    }
   }
 
   /** Every check, in order, and the verdict. */
-  public record Report(List<Check> checks, boolean hardwareInUse, String verdict) {
+  public static final class Report {
+    private final List<Check> checks;
+    private final boolean hardwareInUse;
+    private final String verdict;
+
+    public Report(List<Check> checks, boolean hardwareInUse, String verdict) {
+      this.checks = checks;
+      this.hardwareInUse = hardwareInUse;
+      this.verdict = verdict;
+    }
+
+    public List<Check> checks() {
+      return checks;
+    }
+
+    public boolean hardwareInUse() {
+      return hardwareInUse;
+    }
+
+    public String verdict() {
+      return verdict;
+    }
+
     /** The report as printed: one line per check, then the verdict. */
     public String text() {
       StringBuilder b = new StringBuilder();
       checks.forEach(c -> b.append(c).append('\n'));
       return b.append(verdict).toString();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (!(other instanceof Report)) {
+        return false;
+      }
+      Report o = (Report) other;
+      return Objects.equals(checks, o.checks)
+          && hardwareInUse == o.hardwareInUse
+          && Objects.equals(verdict, o.verdict);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(checks, hardwareInUse, verdict);
     }
   }
 
@@ -142,7 +220,8 @@ public final class KaeZipPreflight {
   }
 
   private Report verdict(boolean inUse, String text) {
-    return new Report(List.copyOf(checks), inUse, "KAEzip verdict: " + text);
+    return new Report(
+        Collections.unmodifiableList(new ArrayList<>(checks)), inUse, "KAEzip verdict: " + text);
   }
 
   private String firstFailure() {
@@ -167,7 +246,7 @@ public final class KaeZipPreflight {
     Path cpuinfo = root.resolve("proc/cpuinfo");
     String text;
     try {
-      text = Files.readString(cpuinfo, StandardCharsets.ISO_8859_1);
+      text = new String(Files.readAllBytes(cpuinfo), StandardCharsets.ISO_8859_1);
     } catch (IOException e) {
       add("CPU", false, "cannot read " + cpuinfo + ": " + e.getMessage());
       return false;
@@ -242,7 +321,7 @@ public final class KaeZipPreflight {
     add(
         name + " queues",
         queues,
-        free.isEmpty()
+        !free.isPresent()
             ? "no available_instances attribute"
             : free.getAsLong() + " available_instances" + (queues ? "" : ": every queue is taken"));
     return access && queues;
@@ -251,7 +330,9 @@ public final class KaeZipPreflight {
   private OptionalLong availableInstances(Path zip) {
     for (String rel : new String[] {"attrs/available_instances", "available_instances"}) {
       try {
-        return OptionalLong.of(Long.parseLong(Files.readString(zip.resolve(rel)).trim()));
+        return OptionalLong.of(
+            Long.parseLong(
+                new String(Files.readAllBytes(zip.resolve(rel)), StandardCharsets.UTF_8).trim()));
       } catch (IOException | NumberFormatException e) {
         // try the other place; older kernels keep it at the top
       }
@@ -260,7 +341,8 @@ public final class KaeZipPreflight {
   }
 
   private static String names(List<Path> paths) {
-    return String.join(", ", paths.stream().map(p -> p.getFileName().toString()).toList());
+    return String.join(
+        ", ", paths.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()));
   }
 
   private BlockCodec load(CodecOptions o) {
@@ -351,16 +433,21 @@ public final class KaeZipPreflight {
     CodecOptions.Builder o = CodecOptions.builder().codec(CodecKind.KAEZIP);
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--library" -> o.kaezipLibrary(value(args, ++i));
-        case "--skip-hardware-check" -> o.kaezipSkipHardwareCheck(true);
-        case "--root" -> o.systemRoot(Path.of(value(args, ++i)));
-        default -> {
+        case "--library":
+          o.kaezipLibrary(value(args, ++i));
+          break;
+        case "--skip-hardware-check":
+          o.kaezipSkipHardwareCheck(true);
+          break;
+        case "--root":
+          o.systemRoot(Paths.get(value(args, ++i)));
+          break;
+        default:
           System.err.println(
               "Usage: KaeZipPreflight [--library PATH] [--root DIR] [--skip-hardware-check]\n"
                   + "Unknown argument: "
                   + args[i]);
           System.exit(2);
-        }
       }
     }
     Report r = run(o.build());

@@ -26,7 +26,23 @@ import java.util.concurrent.ConcurrentHashMap;
 final class NativeBackends {
   private static final Map<String, Opened> OPENED = new ConcurrentHashMap<>();
 
-  private record Opened(long handle, String error) {}
+  private static final class Opened {
+    private final long handle;
+    private final String error;
+
+    Opened(long handle, String error) {
+      this.handle = handle;
+      this.error = error;
+    }
+
+    long handle() {
+      return handle;
+    }
+
+    String error() {
+      return error;
+    }
+  }
 
   private NativeBackends() {}
 

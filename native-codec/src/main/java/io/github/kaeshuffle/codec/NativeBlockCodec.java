@@ -13,15 +13,12 @@
  */
 package io.github.kaeshuffle.codec;
 
-import java.lang.ref.Cleaner;
-
 /**
  * A deflate backend served by libkaeshuffle: the system zlib, a dlopen'ed zlib-compatible library
  * (KAEzip) or libdeflate. The backend handle lives for the process; each context owns one native
  * stream that is reset, not re-created, per block.
  */
 final class NativeBlockCodec implements BlockCodec {
-  private static final Cleaner CLEANER = Cleaner.create();
 
   /** KAEzip v2 submits input in requests of at most 1 MiB (KAEZlib/src/v2/kaezip_comp.c). */
   private static final int KAEZIP_MAX_REQUEST = 1 << 20;
@@ -132,12 +129,12 @@ final class NativeBlockCodec implements BlockCodec {
 
   private static final class Compressor extends AbstractBlockCompressor {
     private final long ctx;
-    private final Cleaner.Cleanable cleanable;
+    private final NativeCleaner.Cleanable cleanable;
 
     Compressor(NativeBlockCodec codec, long ctx) {
       super(codec);
       this.ctx = ctx;
-      this.cleanable = CLEANER.register(this, new Release(ctx, true));
+      this.cleanable = NativeCleaner.register(this, new Release(ctx, true));
     }
 
     @Override
@@ -158,12 +155,12 @@ final class NativeBlockCodec implements BlockCodec {
 
   private static final class Decompressor extends AbstractBlockDecompressor {
     private final long ctx;
-    private final Cleaner.Cleanable cleanable;
+    private final NativeCleaner.Cleanable cleanable;
 
     Decompressor(NativeBlockCodec codec, long ctx) {
       super(codec);
       this.ctx = ctx;
-      this.cleanable = CLEANER.register(this, new Release(ctx, false));
+      this.cleanable = NativeCleaner.register(this, new Release(ctx, false));
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +49,42 @@ public final class NativeLoader {
   private NativeLoader() {}
 
   /** Whether the library is loaded, and where from or why not. */
-  public record Status(boolean loaded, String detail) {}
+  public static final class Status {
+    private final boolean loaded;
+    private final String detail;
+
+    public Status(boolean loaded, String detail) {
+      this.loaded = loaded;
+      this.detail = detail;
+    }
+
+    public boolean loaded() {
+      return loaded;
+    }
+
+    public String detail() {
+      return detail;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (!(other instanceof Status)) {
+        return false;
+      }
+      Status o = (Status) other;
+      return loaded == o.loaded && Objects.equals(detail, o.detail);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(loaded, detail);
+    }
+
+    @Override
+    public String toString() {
+      return "Status[" + "loaded=" + loaded + ", detail=" + detail + "]";
+    }
+  }
 
   /** Loads the library if that was not tried yet; returns the outcome (cached). */
   public static Status load() {

@@ -59,16 +59,6 @@ final class ZstdBlockCodec implements BlockCodec {
     return (int) bound;
   }
 
-  /** zstd-jni takes arrays or direct buffers but not a mix: a mixed pair goes through arrays. */
-  private static byte[] asArray(Object target, int off, int len) {
-    if (target instanceof byte[] a) {
-      return a;
-    }
-    byte[] copy = new byte[len];
-    Buffers.view(target, off, len).get(copy);
-    return copy;
-  }
-
   @Override
   public BlockCompressor newCompressor() {
     ZstdCompressCtx ctx = new ZstdCompressCtx();
@@ -78,12 +68,14 @@ final class ZstdBlockCodec implements BlockCodec {
       protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
           throws CodecException {
         try {
-          if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d) {
-            return ctx.compressDirectByteBuffer(d, dstOff, room, s, srcOff, srcLen);
+          if (src instanceof ByteBuffer && dst instanceof ByteBuffer) {
+            return ctx.compressDirectByteBuffer(
+                (ByteBuffer) dst, dstOff, room, (ByteBuffer) src, srcOff, srcLen);
           }
-          if (dst instanceof byte[] d) {
-            byte[] s = asArray(src, srcOff, srcLen);
-            return ctx.compressByteArray(d, dstOff, room, s, s == src ? srcOff : 0, srcLen);
+          if (dst instanceof byte[]) {
+            byte[] s = Buffers.arrayOf(src, srcOff, srcLen);
+            return ctx.compressByteArray(
+                (byte[]) dst, dstOff, room, s, s == src ? srcOff : 0, srcLen);
           }
           byte[] out = new byte[room];
           int n = ctx.compressByteArray(out, 0, room, (byte[]) src, srcOff, srcLen);
@@ -111,11 +103,15 @@ final class ZstdBlockCodec implements BlockCodec {
           throws CodecException {
         int n;
         try {
-          if (src instanceof ByteBuffer s && dst instanceof ByteBuffer d) {
-            n = ctx.decompressDirectByteBuffer(d, dstOff, rawLength, s, srcOff, srcLen);
-          } else if (dst instanceof byte[] d) {
-            byte[] s = asArray(src, srcOff, srcLen);
-            n = ctx.decompressByteArray(d, dstOff, rawLength, s, s == src ? srcOff : 0, srcLen);
+          if (src instanceof ByteBuffer && dst instanceof ByteBuffer) {
+            n =
+                ctx.decompressDirectByteBuffer(
+                    (ByteBuffer) dst, dstOff, rawLength, (ByteBuffer) src, srcOff, srcLen);
+          } else if (dst instanceof byte[]) {
+            byte[] s = Buffers.arrayOf(src, srcOff, srcLen);
+            n =
+                ctx.decompressByteArray(
+                    (byte[]) dst, dstOff, rawLength, s, s == src ? srcOff : 0, srcLen);
           } else {
             byte[] out = new byte[rawLength];
             n = ctx.decompressByteArray(out, 0, rawLength, (byte[]) src, srcOff, srcLen);

@@ -17,6 +17,7 @@ import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.BlockDecompressor;
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.codec.CodecFormat;
 import io.github.kaeshuffle.codec.Codecs;
@@ -24,7 +25,6 @@ import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.zip.CRC32C;
 
 /**
  * Decodes frames: checks the header, the CRC32C of header and payload, then decompresses with one
@@ -39,7 +39,7 @@ public final class BlockDecoder implements AutoCloseable {
   private final BlockCodec preferred;
   private final Map<CodecFormat, BlockDecompressor> decompressors =
       new EnumMap<>(CodecFormat.class);
-  private final CRC32C crc = new CRC32C();
+  private final Crc32c crc = new Crc32c();
   private final BlockStats stats = new BlockStats();
 
   /** Made when a hardware codec first fails a block (only the preferred codec's format). */
@@ -105,7 +105,7 @@ public final class BlockDecoder implements AutoCloseable {
               "Frame at offset %d fails its CRC32C check: stored 0x%08x, computed 0x%08x.",
               at, h.checksum(), computed));
     }
-    ByteBuffer src = frames.duplicate().limit(payload + h.storedLength()).position(payload);
+    ByteBuffer src = ByteBuffers.range(frames, payload, payload + h.storedLength());
     if (h.storedRaw()) {
       dst.put(src);
       stats.storedRawBlocks++;

@@ -20,11 +20,11 @@ import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.BlockCompressor;
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.codec.Codecs;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.zip.CRC32C;
 
 /**
  * Turns one raw block into one frame with exactly one codec call. If the compressed payload is not
@@ -36,7 +36,7 @@ import java.util.zip.CRC32C;
 public final class BlockEncoder implements AutoCloseable {
   private final BlockCodec codec;
   private final BlockCompressor compressor;
-  private final CRC32C crc = new CRC32C();
+  private final Crc32c crc = new Crc32c();
   private final BlockStats stats = new BlockStats();
   private final IncompressibleProbe probe;
 
@@ -148,7 +148,7 @@ public final class BlockEncoder implements AutoCloseable {
     if (stored >= rawLength) {
       stored = rawLength;
       flags = FLAG_STORED_RAW;
-      out.put(start + FRAME_HEADER_LENGTH, raw, raw.position(), rawLength);
+      ByteBuffers.putAt(out, start + FRAME_HEADER_LENGTH, raw, raw.position(), rawLength);
       stats.storedRawBlocks++;
     }
     FrameHeader.writeFields(out, start, codec.format(), flags, rawLength, stored);

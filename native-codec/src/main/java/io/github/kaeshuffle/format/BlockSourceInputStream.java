@@ -13,10 +13,10 @@
  */
 package io.github.kaeshuffle.format;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /**
  * An InputStream served from a sequence of decoded blocks: subclasses hand out the next block's
@@ -62,7 +62,7 @@ public abstract class BlockSourceInputStream extends InputStream {
 
   @Override
   public final int read(byte[] b, int off, int len) throws IOException {
-    Objects.checkFromIndexSize(off, len, b.length);
+    ByteBuffers.checkFromIndexSize(off, len, b.length);
     if (len == 0) {
       return 0;
     }

@@ -29,7 +29,29 @@ final class ContextPool<T> {
   /**
    * What {@link #take} gives: an idle context, leave to make one, or neither (the pool is full).
    */
-  record Take<T>(T idle, boolean mayMake, long waitedNanos) {
+  static final class Take<T> {
+    private final T idle;
+    private final boolean mayMake;
+    private final long waitedNanos;
+
+    Take(T idle, boolean mayMake, long waitedNanos) {
+      this.idle = idle;
+      this.mayMake = mayMake;
+      this.waitedNanos = waitedNanos;
+    }
+
+    T idle() {
+      return idle;
+    }
+
+    boolean mayMake() {
+      return mayMake;
+    }
+
+    long waitedNanos() {
+      return waitedNanos;
+    }
+
     boolean full() {
       return idle == null && !mayMake;
     }

@@ -19,18 +19,51 @@ import static io.github.kaeshuffle.format.BlockFormat.FRAME_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
 import static io.github.kaeshuffle.format.BlockFormat.VERSION;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CodecFormat;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.zip.CRC32C;
+import java.util.Objects;
 
 /**
  * One frame's header, parsed and checked for internal consistency. The checksum is verified against
  * the payload by {@link BlockDecoder}, not here.
  */
-public record FrameHeader(
-    CodecFormat format, int flags, int rawLength, int storedLength, int checksum) {
+public final class FrameHeader {
+  private final CodecFormat format;
+  private final int flags;
+  private final int rawLength;
+  private final int storedLength;
+  private final int checksum;
+
+  public FrameHeader(CodecFormat format, int flags, int rawLength, int storedLength, int checksum) {
+    this.format = format;
+    this.flags = flags;
+    this.rawLength = rawLength;
+    this.storedLength = storedLength;
+    this.checksum = checksum;
+  }
+
+  public CodecFormat format() {
+    return format;
+  }
+
+  public int flags() {
+    return flags;
+  }
+
+  public int rawLength() {
+    return rawLength;
+  }
+
+  public int storedLength() {
+    return storedLength;
+  }
+
+  public int checksum() {
+    return checksum;
+  }
 
   public boolean storedRaw() {
     return (flags & FLAG_STORED_RAW) != 0;
@@ -44,11 +77,11 @@ public record FrameHeader(
    * The frame's checksum: CRC32C of the header bytes before the checksum field, then the {@code
    * storedLength} payload bytes, for the frame at absolute index {@code at}.
    */
-  static int checksum(CRC32C crc, ByteBuffer buf, int at, int storedLength) {
+  static int checksum(Crc32c crc, ByteBuffer buf, int at, int storedLength) {
     int payload = at + FRAME_HEADER_LENGTH;
     crc.reset();
-    crc.update(buf.duplicate().limit(at + BlockFormat.FRAME_CHECKSUM_OFFSET).position(at));
-    crc.update(buf.duplicate().limit(payload + storedLength).position(payload));
+    crc.update(ByteBuffers.range(buf, at, at + BlockFormat.FRAME_CHECKSUM_OFFSET));
+    crc.update(ByteBuffers.range(buf, payload, payload + storedLength));
     return (int) crc.getValue();
   }
 
@@ -158,5 +191,39 @@ public record FrameHeader(
               + (storedRaw ? " stored raw." : " compressed."));
     }
     return new FrameHeader(format, flags, raw, stored, checksum);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (!(other instanceof FrameHeader)) {
+      return false;
+    }
+    FrameHeader o = (FrameHeader) other;
+    return Objects.equals(format, o.format)
+        && flags == o.flags
+        && rawLength == o.rawLength
+        && storedLength == o.storedLength
+        && checksum == o.checksum;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(format, flags, rawLength, storedLength, checksum);
+  }
+
+  @Override
+  public String toString() {
+    return "FrameHeader["
+        + "format="
+        + format
+        + ", flags="
+        + flags
+        + ", rawLength="
+        + rawLength
+        + ", storedLength="
+        + storedLength
+        + ", checksum="
+        + checksum
+        + "]";
   }
 }

@@ -24,7 +24,23 @@ import java.nio.ByteBuffer;
  * @param bytes the segment's bytes, index 0 at the segment's start
  * @param index its block index, already checked
  */
-public record Segment(ByteBuffer bytes, SegmentIndex index) {
+public final class Segment {
+  private final ByteBuffer bytes;
+  private final SegmentIndex index;
+
+  public Segment(ByteBuffer bytes, SegmentIndex index) {
+    this.bytes = bytes;
+    this.index = index;
+  }
+
+  public ByteBuffer bytes() {
+    return bytes;
+  }
+
+  public SegmentIndex index() {
+    return index;
+  }
+
   /** Parses the index of the segment that occupies {@code [0, limit)} of {@code bytes}. */
   public static Segment of(ByteBuffer bytes) throws CorruptBlockException {
     return new Segment(bytes, SegmentIndex.parse(bytes));

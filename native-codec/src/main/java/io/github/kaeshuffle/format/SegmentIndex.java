@@ -22,10 +22,10 @@ import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
 import static io.github.kaeshuffle.format.BlockFormat.VERSION;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.zip.CRC32C;
 
 /**
  * The block index of one segment, read from the segment's end before any block is touched: every
@@ -66,7 +66,8 @@ public final class SegmentIndex {
               + end
               + " bytes can hold: the segment is truncated or corrupt.");
     }
-    return parseIndex(b.slice(end - (int) indexLength, (int) indexLength), end - indexLength);
+    return parseIndex(
+        ByteBuffers.slice(b, end - (int) indexLength, (int) indexLength), end - indexLength);
   }
 
   /**
@@ -82,7 +83,35 @@ public final class SegmentIndex {
   }
 
   /** What the footer declares, once checked against the index's length and checksum. */
-  private record Footer(long totalRaw, long indexOffset, int count, int indexLength) {}
+  private static final class Footer {
+    private final long totalRaw;
+    private final long indexOffset;
+    private final int count;
+    private final int indexLength;
+
+    Footer(long totalRaw, long indexOffset, int count, int indexLength) {
+      this.totalRaw = totalRaw;
+      this.indexOffset = indexOffset;
+      this.count = count;
+      this.indexLength = indexLength;
+    }
+
+    long totalRaw() {
+      return totalRaw;
+    }
+
+    long indexOffset() {
+      return indexOffset;
+    }
+
+    int count() {
+      return count;
+    }
+
+    int indexLength() {
+      return indexLength;
+    }
+  }
 
   private static Footer checkFooter(ByteBuffer b, long framesLength) throws CorruptBlockException {
     int end = b.limit();
@@ -122,8 +151,8 @@ public final class SegmentIndex {
               + framesLength
               + " bytes.");
     }
-    CRC32C crc = new CRC32C();
-    crc.update(b.duplicate().limit(footer + 24).position(0));
+    Crc32c crc = new Crc32c();
+    crc.update(ByteBuffers.range(b, 0, footer + 24));
     int expected = b.getInt(footer + 24);
     if ((int) crc.getValue() != expected) {
       throw new CorruptBlockException(

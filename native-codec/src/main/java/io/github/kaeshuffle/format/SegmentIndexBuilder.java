@@ -20,13 +20,13 @@ import static io.github.kaeshuffle.format.BlockFormat.INDEX_HEAD_LENGTH;
 import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.VERSION;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CodecException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.zip.CRC32C;
 
 /**
  * Collects the frames of one segment, in order, and writes the block index that closes it: the one
@@ -113,11 +113,11 @@ public final class SegmentIndexBuilder {
         .put((byte) 0)
         .put((byte) 0)
         .put((byte) 0);
-    CRC32C crc = new CRC32C();
+    Crc32c crc = new Crc32c();
     crc.update(b.array(), 0, b.position());
     b.putInt((int) crc.getValue()).putInt(FOOTER_MAGIC);
     assert b.position() == INDEX_HEAD_LENGTH + count * INDEX_ENTRY_LENGTH + FOOTER_LENGTH;
-    return b.flip();
+    return ByteBuffers.flip(b);
   }
 
   /** Forgets all frames, to build the next segment. */

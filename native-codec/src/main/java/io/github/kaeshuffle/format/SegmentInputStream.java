@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.format;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CodecException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -53,7 +54,7 @@ public final class SegmentInputStream extends BlockSourceInputStream {
         block.clear();
         decoder.decode(seg.bytes(), (int) index.offset(blockInSegment), raw, block);
         blockInSegment++;
-        return block.flip();
+        return ByteBuffers.flip(block);
       }
       segment++;
       blockInSegment = 0;

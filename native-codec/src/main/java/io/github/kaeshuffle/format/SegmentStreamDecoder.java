@@ -19,6 +19,7 @@ import static io.github.kaeshuffle.format.BlockFormat.INDEX_HEAD_LENGTH;
 import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.MAX_BLOCK_SIZE;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.io.EOFException;
 import java.io.IOException;
@@ -56,7 +57,8 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
   /** Decodes the next frame into the block buffer; false at the clean end of the stream. */
   private boolean decodeNext() throws IOException {
     while (true) {
-      frame.clear().limit(FRAME_HEADER_LENGTH);
+      frame.clear();
+      frame.limit(FRAME_HEADER_LENGTH);
       int got = readUpTo(frame, 8);
       if (got == 0) {
         if (seen.blockCount() > 0) {
@@ -110,7 +112,7 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
     ByteBuffer index = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
     index.put(frame.array(), 0, INDEX_HEAD_LENGTH);
     readFully(index, length);
-    SegmentIndex parsed = SegmentIndex.parseIndex(index.flip(), seen.framesLength());
+    SegmentIndex parsed = SegmentIndex.parseIndex(ByteBuffers.flip(index), seen.framesLength());
     ByteBuffer expected = seen.build();
     if (!expected.equals(index.rewind())) {
       throw new CorruptBlockException(

@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.format;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CodecException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -57,7 +58,7 @@ public final class SegmentWriter extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    ByteBuffers.checkFromIndexSize(off, len, b.length);
     if (len == 0) {
       // Serializers flush empty buffers into a stream they close (Kryo's Output does): harmless
       // after finish(), but never hides an earlier failure.
@@ -81,7 +82,7 @@ public final class SegmentWriter extends OutputStream {
     checkOpen();
     while (src.hasRemaining()) {
       int n = Math.min(src.remaining(), block.remaining());
-      block.put(block.position(), src, src.position(), n);
+      ByteBuffers.putAt(block, block.position(), src, src.position(), n);
       block.position(block.position() + n);
       src.position(src.position() + n);
       if (!block.hasRemaining()) {

@@ -17,6 +17,7 @@ import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -61,7 +62,7 @@ public final class Segments {
                   + (end - at)
                   + " bytes left.");
         }
-        out.add(Segment.of(b.slice(start, (int) (segEnd - start))));
+        out.add(Segment.of(ByteBuffers.slice(b, start, (int) (segEnd - start))));
         at = (int) segEnd;
         start = at;
       } else {

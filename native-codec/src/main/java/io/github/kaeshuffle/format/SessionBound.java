@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.format;
 
 import io.github.kaeshuffle.codec.BlockCodec;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -26,17 +27,30 @@ import java.util.function.Consumer;
  * @param maxSessions most hardware contexts alive at once (lent or idle), at least 1
  * @param maxWaitNanos how long a borrower waits when all are lent; 0 goes to software at once
  */
-public record SessionBound(int maxSessions, long maxWaitNanos) {
+public final class SessionBound {
   /** No bound: every borrower that finds no idle context opens one. */
   public static final SessionBound NONE = new SessionBound(Integer.MAX_VALUE, 0);
 
-  public SessionBound {
+  private final int maxSessions;
+  private final long maxWaitNanos;
+
+  public SessionBound(int maxSessions, long maxWaitNanos) {
     if (maxSessions < 1) {
       throw new IllegalArgumentException("maxSessions must be at least 1, not " + maxSessions);
     }
     if (maxWaitNanos < 0) {
       throw new IllegalArgumentException("maxWaitNanos cannot be negative: " + maxWaitNanos);
     }
+    this.maxSessions = maxSessions;
+    this.maxWaitNanos = maxWaitNanos;
+  }
+
+  public int maxSessions() {
+    return maxSessions;
+  }
+
+  public long maxWaitNanos() {
+    return maxWaitNanos;
   }
 
   /** A pool's bookkeeping for contexts of {@code codec}: bounded only when it is hardware. */
@@ -44,5 +58,24 @@ public record SessionBound(int maxSessions, long maxWaitNanos) {
     return codec != null && codec.hardware()
         ? new ContextPool<>(maxIdle, maxSessions, maxWaitNanos, closer)
         : new ContextPool<>(maxIdle, closer);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (!(other instanceof SessionBound)) {
+      return false;
+    }
+    SessionBound o = (SessionBound) other;
+    return maxSessions == o.maxSessions && maxWaitNanos == o.maxWaitNanos;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(maxSessions, maxWaitNanos);
+  }
+
+  @Override
+  public String toString() {
+    return "SessionBound[" + "maxSessions=" + maxSessions + ", maxWaitNanos=" + maxWaitNanos + "]";
   }
 }

@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.reader;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -47,7 +48,7 @@ public final class DecodeWindow implements AutoCloseable {
     this.file = file;
     this.slots = new ByteBuffer[slots];
     for (int i = 0; i < slots; i++) {
-      this.slots[i] = backing.slice(i * slotSize, slotSize);
+      this.slots[i] = ByteBuffers.slice(backing, i * slotSize, slotSize);
     }
     this.bytes = (long) slots * slotSize;
   }
@@ -93,7 +94,7 @@ public final class DecodeWindow implements AutoCloseable {
    * decompressor and the reader never share a buffer's position.
    */
   public ByteBuffer slot(int i) {
-    return slots[i].duplicate().clear();
+    return ByteBuffers.clear(slots[i].duplicate());
   }
 
   /** Bytes of memory the window holds. */

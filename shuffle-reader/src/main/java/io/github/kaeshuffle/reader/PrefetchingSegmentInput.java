@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.reader;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.format.BlockDecoder;
 import io.github.kaeshuffle.format.BlockSourceInputStream;
 import io.github.kaeshuffle.format.BlockStats;
@@ -43,10 +44,33 @@ import java.util.function.Consumer;
  * or the segments, and returns the window to its owner.
  */
 public final class PrefetchingSegmentInput extends BlockSourceInputStream {
-  private record Block(ByteBuffer segment, int offset, int rawLength) {}
+  /** One block to decode: where it lies in its segment and how long it is decoded. */
+  private static final class Block {
+    final ByteBuffer segment;
+    final int offset;
+    final int rawLength;
+
+    Block(ByteBuffer segment, int offset, int rawLength) {
+      this.segment = segment;
+      this.offset = offset;
+      this.rawLength = rawLength;
+    }
+  }
 
   /** What the producer hands over: a filled slot and its length, the end, or an error. */
-  private record Filled(int slot, int length, Throwable error, boolean end) {}
+  private static final class Filled {
+    final int slot;
+    final int length;
+    final Throwable error;
+    final boolean end;
+
+    Filled(int slot, int length, Throwable error, boolean end) {
+      this.slot = slot;
+      this.length = length;
+      this.error = error;
+      this.end = end;
+    }
+  }
 
   private final List<Block> blocks = new ArrayList<>();
   private final DecodeWindow window;
@@ -115,7 +139,7 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
       try {
         for (Block b : blocks) {
           int slot = free.take();
-          int length = decoder.decode(b.segment(), b.offset(), b.rawLength(), window.slot(slot));
+          int length = decoder.decode(b.segment, b.offset, b.rawLength, window.slot(slot));
           filled.put(new Filled(slot, length, null, false));
         }
         filled.put(new Filled(-1, 0, null, true));
@@ -160,19 +184,19 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
       }
       waitNanos += System.nanoTime() - t0;
     }
-    if (f.error() != null) {
+    if (f.error != null) {
       failure =
-          f.error() instanceof IOException io
-              ? io
-              : new IOException("Decompressing ahead failed: " + f.error(), f.error());
+          f.error instanceof IOException
+              ? (IOException) f.error
+              : new IOException("Decompressing ahead failed: " + f.error, f.error);
       throw failure;
     }
-    if (f.end()) {
+    if (f.end) {
       eof = true;
       return null;
     }
-    currentSlot = f.slot();
-    return window.slot(currentSlot).limit(f.length());
+    currentSlot = f.slot;
+    return ByteBuffers.limit(window.slot(currentSlot), f.length);
   }
 
   /** Nanoseconds the reader waited for the decompressor. */

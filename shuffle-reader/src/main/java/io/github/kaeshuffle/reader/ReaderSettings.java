@@ -27,13 +27,52 @@ import io.github.kaeshuffle.codec.BlockCodec;
  * @param maxInMemoryRemote largest fetched (remote) range decoded ahead from memory; larger ones
  *     are decoded as they stream in
  */
-public record ReaderSettings(
-    BlockCodec decoderCodec,
-    boolean prefetch,
-    long windowSize,
-    DecodeWindow.Kind windowKind,
-    int slotSize,
-    long maxInMemoryRemote) {
+public final class ReaderSettings {
+  private final BlockCodec decoderCodec;
+  private final boolean prefetch;
+  private final long windowSize;
+  private final DecodeWindow.Kind windowKind;
+  private final int slotSize;
+  private final long maxInMemoryRemote;
+
+  public ReaderSettings(
+      BlockCodec decoderCodec,
+      boolean prefetch,
+      long windowSize,
+      DecodeWindow.Kind windowKind,
+      int slotSize,
+      long maxInMemoryRemote) {
+    this.decoderCodec = decoderCodec;
+    this.prefetch = prefetch;
+    this.windowSize = windowSize;
+    this.windowKind = windowKind;
+    this.slotSize = slotSize;
+    this.maxInMemoryRemote = maxInMemoryRemote;
+  }
+
+  public BlockCodec decoderCodec() {
+    return decoderCodec;
+  }
+
+  public boolean prefetch() {
+    return prefetch;
+  }
+
+  public long windowSize() {
+    return windowSize;
+  }
+
+  public DecodeWindow.Kind windowKind() {
+    return windowKind;
+  }
+
+  public int slotSize() {
+    return slotSize;
+  }
+
+  public long maxInMemoryRemote() {
+    return maxInMemoryRemote;
+  }
 
   /** Slots per window: the window size in blocks, at least 2. */
   public int slots(int blockSize) {

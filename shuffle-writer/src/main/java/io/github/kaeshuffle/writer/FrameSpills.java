@@ -33,7 +33,15 @@ import java.util.List;
  */
 final class FrameSpills implements AutoCloseable {
   /** One spill file: partition p's frames are bytes [offsets[p], offsets[p + 1]). */
-  private record Spill(Path file, long[] offsets) {}
+  private static final class Spill {
+    final Path file;
+    final long[] offsets;
+
+    Spill(Path file, long[] offsets) {
+      this.file = file;
+      this.offsets = offsets;
+    }
+  }
 
   /** Writes one partition's frames into a spill; returns the bytes written. */
   interface PartitionFrames {
@@ -80,9 +88,9 @@ final class FrameSpills implements AutoCloseable {
   void copyTo(int partition, OutputStream out) throws IOException {
     for (int s = 0; s < spills.size(); s++) {
       if (reading.size() <= s) {
-        reading.add(FileChannel.open(spills.get(s).file(), StandardOpenOption.READ));
+        reading.add(FileChannel.open(spills.get(s).file, StandardOpenOption.READ));
       }
-      long[] offsets = spills.get(s).offsets();
+      long[] offsets = spills.get(s).offsets;
       copyRange(reading.get(s), offsets[partition], offsets[partition + 1], out);
     }
   }
@@ -90,7 +98,8 @@ final class FrameSpills implements AutoCloseable {
   private void copyRange(FileChannel in, long from, long to, OutputStream out) throws IOException {
     long position = from;
     while (position < to) {
-      copy.clear().limit((int) Math.min(copy.capacity(), to - position));
+      copy.clear();
+      copy.limit((int) Math.min(copy.capacity(), to - position));
       long t = System.nanoTime();
       int n = in.read(copy, position);
       diskNanos += System.nanoTime() - t;
@@ -143,7 +152,7 @@ final class FrameSpills implements AutoCloseable {
     }
     for (Spill s : spills) {
       try {
-        Files.deleteIfExists(s.file());
+        Files.deleteIfExists(s.file);
       } catch (IOException e) {
         first = first == null ? e : first;
       }

@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.writer;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import io.github.kaeshuffle.format.SegmentIndexBuilder;
@@ -146,7 +147,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         p.frames = Arrays.copyOf(p.frames, newCap);
       }
     }
-    frame.get(0, p.frames, p.framesLength, length);
+    ByteBuffers.getAt(frame, 0, p.frames, p.framesLength, length);
     p.framesLength += length;
     frameBytesInMemory += length;
   }

@@ -33,20 +33,29 @@ import java.util.Objects;
  * @param hardwareMinBlock with a hardware codec, blocks shorter than this are compressed in
  *     software (0: every block goes to the hardware)
  */
-public record WriterSettings(
-    BlockCodec codec,
-    int blockSize,
-    long maxMemory,
-    int initialBufferSize,
-    boolean probeIncompressible,
-    int partitionStreams,
-    int hardwareMinBlock) {
+public final class WriterSettings {
   /** Spark's own limit for its bypass-merge writer, which also keeps a stream per partition. */
   public static final int DEFAULT_PARTITION_STREAMS = 200;
 
-  public WriterSettings {
-    Objects.requireNonNull(codec, "codec");
+  private final BlockCodec codec;
+  private final int blockSize;
+  private final long maxMemory;
+  private final int initialBufferSize;
+  private final boolean probeIncompressible;
+  private final int partitionStreams;
+  private final int hardwareMinBlock;
+
+  public WriterSettings(
+      BlockCodec codec,
+      int blockSize,
+      long maxMemory,
+      int initialBufferSize,
+      boolean probeIncompressible,
+      int partitionStreams,
+      int hardwareMinBlock) {
+    this.codec = Objects.requireNonNull(codec, "codec");
     BlockFormat.checkBlockSize(blockSize);
+    this.blockSize = blockSize;
     if (maxMemory < 0) {
       throw new IllegalArgumentException("maxMemory cannot be negative: " + maxMemory);
     }
@@ -54,10 +63,43 @@ public record WriterSettings(
       throw new IllegalArgumentException(
           "partitionStreams cannot be negative: " + partitionStreams);
     }
+    this.maxMemory = maxMemory;
+    this.initialBufferSize = initialBufferSize;
+    this.probeIncompressible = probeIncompressible;
+    this.partitionStreams = partitionStreams;
+    this.hardwareMinBlock = hardwareMinBlock;
   }
 
   /** Settings with the defaults for memory (no own limit, 4 KiB first buffers), no probe. */
   public WriterSettings(BlockCodec codec, int blockSize) {
     this(codec, blockSize, 0, Math.min(4096, blockSize), false, DEFAULT_PARTITION_STREAMS, 0);
+  }
+
+  public BlockCodec codec() {
+    return codec;
+  }
+
+  public int blockSize() {
+    return blockSize;
+  }
+
+  public long maxMemory() {
+    return maxMemory;
+  }
+
+  public int initialBufferSize() {
+    return initialBufferSize;
+  }
+
+  public boolean probeIncompressible() {
+    return probeIncompressible;
+  }
+
+  public int partitionStreams() {
+    return partitionStreams;
+  }
+
+  public int hardwareMinBlock() {
+    return hardwareMinBlock;
   }
 }

@@ -98,7 +98,7 @@ private[spark] case class Diagnosis(
       s" (${r.codec} on this machine: compress " +
         s"${mbPerSec(r.rawBytes, r.compressNanos)}, decompress " +
         s"${mbPerSec(r.rawBytes, r.decompressNanos)} on reference data, ratio " +
-        s"${String.format(Locale.ROOT, "%.1f", r.rawBytes.toDouble / math.max(1L, r.storedBytes))})")
+        s"${"%.1f".formatLocal(Locale.ROOT, r.rawBytes.toDouble / math.max(1L, r.storedBytes))})")
       .getOrElse("")
     val ahead = if (decompressorNanos > 0) {
       s"; decompressing ahead took ${seconds(decompressorNanos)} on other threads"

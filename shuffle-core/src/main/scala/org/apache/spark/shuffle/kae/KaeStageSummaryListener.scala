@@ -16,6 +16,8 @@ package org.apache.spark.shuffle.kae
 import java.util.Locale
 import java.util.concurrent.ConcurrentHashMap
 
+import scala.util.Try
+
 import org.apache.spark.Success
 import org.apache.spark.internal.Logging
 import org.apache.spark.scheduler.{
@@ -98,10 +100,11 @@ private[spark] object KaeStageSummaryListener {
       (a.name, pick(a)) match {
         case (Some(n), Some(v: java.lang.Long)) if n.startsWith(Prefix) => Some(n -> v.longValue)
         // Replayed from an event log, accumulators other than Spark's own come back as text.
-        case (Some(n), Some(v: String)) if n.startsWith(Prefix) => v.toLongOption.map(n -> _)
+        case (Some(n), Some(v: String)) if n.startsWith(Prefix) =>
+          Try(v.toLong).toOption.map(n -> _)
         case _ => None
       }
-    }.groupMapReduce(_._1)(_._2)(_ + _)
+    }.groupBy(_._1).map { case (n, values) => n -> values.map(_._2).sum }
   }
 
   def add(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
@@ -163,13 +166,13 @@ private[spark] object KaeStageSummaryListener {
       s" $sessions sessions opened, $overflow blocks in software because every session was busy" +
       s" (waited ${millis(waitNanos)})"
 
-  private def mib(b: Long): String = String.format(Locale.ROOT, "%.1f MiB", b / 1048576.0)
+  private def mib(b: Long): String = "%.1f MiB".formatLocal(Locale.ROOT, b / 1048576.0)
 
-  private def millis(nanos: Long): String = String.format(Locale.ROOT, "%.0f ms", nanos / 1e6)
+  private def millis(nanos: Long): String = "%.0f ms".formatLocal(Locale.ROOT, nanos / 1e6)
 
   private def ratio(raw: Long, stored: Long): String =
-    if (stored == 0) "-" else String.format(Locale.ROOT, "%.2f", raw.toDouble / stored)
+    if (stored == 0) "-" else "%.2f".formatLocal(Locale.ROOT, raw.toDouble / stored)
 
   private def perCall(bytes: Long, calls: Long): String =
-    if (calls == 0) "-" else String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0 / calls)
+    if (calls == 0) "-" else "%.1f KiB".formatLocal(Locale.ROOT, bytes / 1024.0 / calls)
 }

@@ -81,12 +81,12 @@ private[spark] object ShuffleDoctor {
 
   private[kae] def mbPerSec(bytes: Long, nanos: Long): String =
     if (nanos <= 0 || bytes <= 0) "-"
-    else String.format(Locale.ROOT, "%.1f MB/s", bytes * 1e3 / nanos)
+    else "%.1f MB/s".formatLocal(Locale.ROOT, bytes * 1e3 / nanos)
 
-  private[kae] def pct(v: Double): String = String.format(Locale.ROOT, "%.0f%%", v * 100)
+  private[kae] def pct(v: Double): String = "%.0f%%".formatLocal(Locale.ROOT, v * 100)
 
   private[kae] def seconds(nanos: Long): String =
-    String.format(Locale.ROOT, "%.2f s", nanos / 1e9)
+    "%.2f s".formatLocal(Locale.ROOT, nanos / 1e9)
 }
 
 /** One link: the task threads' time in it, summed over a stage's tasks, and the bytes it moved. */

@@ -25,7 +25,8 @@ import java.util.Properties
 private[spark] object SparkLine {
 
   /** The (Spark line, Scala binary version) pairs we build a jar for. */
-  val Supported: Seq[(String, String)] = Seq("4.0", "4.1", "4.2").map(_ -> "2.13")
+  val Supported: Seq[(String, String)] =
+    Seq("3.5" -> "2.12", "3.5" -> "2.13") ++ Seq("4.0", "4.1", "4.2").map(_ -> "2.13")
 
   private val props: Properties = {
     val p = new Properties()

@@ -31,12 +31,19 @@ class SparkLineSuite extends AnyFunSuite {
     assert(SparkLine.mismatch(s"$line.9-SNAPSHOT", s"$scala.99").isEmpty)
   }
 
-  test("another supported line is refused, naming the jar to use") {
-    val other = SparkLine.Supported.map(_._1).find(_ != line).get
-    val m = SparkLine.mismatch(s"$other.1", s"$scala.10").get
-    assert(m.contains(SparkLine.jarName(line, scala)), m)
-    assert(m.contains(s"Use ${SparkLine.jarName(other, scala)} instead"), m)
-    assert(m.contains(s"Spark $other.1"), m)
+  test("every other supported line and Scala is refused, naming the jar to use") {
+    for ((other, otherScala) <- SparkLine.Supported if (other, otherScala) != (line, scala)) {
+      val m = SparkLine.mismatch(s"$other.1", s"$otherScala.10").get
+      assert(m.contains(SparkLine.jarName(line, scala)), m)
+      assert(m.contains(s"Use ${SparkLine.jarName(other, otherScala)} instead"), m)
+      assert(m.contains(s"Spark $other.1 with Scala $otherScala.10"), m)
+    }
+  }
+
+  test("Spark 3.5 has a jar for each of its Scala versions") {
+    val m = SparkLine.mismatch("3.5.7", "2.12.18")
+    if (line == "3.5" && scala == "2.12") assert(m.isEmpty)
+    else assert(m.get.contains("Use " + SparkLine.jarName("3.5", "2.12")), m)
   }
 
   test("a line or Scala we build no jar for is refused with the jars we do build") {

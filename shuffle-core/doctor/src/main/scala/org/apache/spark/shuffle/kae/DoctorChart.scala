@@ -88,7 +88,7 @@ private[spark] object DoctorChart {
       for (t <- 0 to 4) {
         val px = labelWidth + barWidth * t / 4
         g.drawLine(px, axisY, px, axisY + 5)
-        g.drawString(String.format(Locale.ROOT, "%.1f", longest / 1e9 * t / 4), px - 8, axisY + 20)
+        g.drawString("%.1f".formatLocal(Locale.ROOT, longest / 1e9 * t / 4), px - 8, axisY + 20)
       }
       g.drawString("task time, s (summed over the stage's tasks)", labelWidth, axisY + 40)
       if (rows.isEmpty) g.drawString("no stage with KAE Shuffle link times", labelWidth, top + 18)
