@@ -64,11 +64,7 @@ final class Buffers {
     if (target instanceof byte[]) {
       return ByteBuffer.wrap((byte[]) target, offset, length);
     }
-    ByteBuffer d = ((ByteBuffer) target).duplicate();
-    d.clear();
-    d.position(offset);
-    d.limit(offset + length);
-    return d;
+    return ByteBuffers.range((ByteBuffer) target, offset, offset + length);
   }
 
   /**

@@ -119,6 +119,7 @@ public final class Crc32c {
   private static final class TableCrc32c {
     private static final int[][] T = tables();
     private int crc = 0xFFFFFFFF;
+    private byte[] chunk;
 
     private static int[][] tables() {
       int[][] t = new int[8][256];
@@ -178,7 +179,10 @@ public final class Crc32c {
         b.position(b.limit());
         return;
       }
-      byte[] chunk = new byte[Math.min(b.remaining(), 8192)];
+      // Direct buffers are read through one chunk per instance, not one allocation per call.
+      if (chunk == null) {
+        chunk = new byte[8192];
+      }
       while (b.hasRemaining()) {
         int n = Math.min(chunk.length, b.remaining());
         b.get(chunk, 0, n);
