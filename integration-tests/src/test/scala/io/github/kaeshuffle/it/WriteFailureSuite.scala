@@ -55,6 +55,9 @@ class WriteFailureSuite extends AnyFunSuite {
       val conf = Sessions.conf(Some("auto"), serializer, "local[2,2]") // 2 attempts per task
         .set("spark.shuffle.sort.io.plugin.class", classOf[FailingShuffleDataIO].getName)
         .set(FailingShuffleDataIO.MODE, mode)
+        // The files are listed after the job: Spark's cleaner must not delete the shuffle (its
+        // RDD is garbage by then) while the listing walks it (seen once: NoSuchFileException).
+        .set("spark.cleaner.referenceTracking", "false")
       Sessions.withSession(conf) { spark =>
         val sc = spark.sparkContext
         val failures = failedTasks(sc)
@@ -90,6 +93,7 @@ class WriteFailureSuite extends AnyFunSuite {
       val conf = Sessions.conf(Some("auto"), Sessions.Kryo, "local[2,2]")
         .set("spark.shuffle.sort.io.plugin.class", classOf[FailingShuffleDataIO].getName)
         .set(FailingShuffleDataIO.MODE, "afterCommit")
+        .set("spark.cleaner.referenceTracking", "false") // files are listed after the job
         .set("spark.shuffle.useOldFetchProtocol", oldProtocol.toString)
       Sessions.withSession(conf) { spark =>
         val sc = spark.sparkContext
