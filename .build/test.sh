@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # README's test command (and CI's, through .ci/run): the whole suite on the default Spark line
-# (4.2), then the Spark-facing suites on the oldest line we build (4.0, in a copy of the tree:
-# .build/test-line.sh). Every line's full suite: .build/test-matrix.sh.
+# (4.2), then the Spark-facing suites on the oldest line we build (3.5 with Scala 2.12, main code
+# for Java 8; in a copy of the tree: .build/test-line.sh). Every line's full suite:
+# .build/test-matrix.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B verify
 # On the other line: the writer's, reader's and manager's suites (Spark-facing; native-codec's
 # tests are Spark-free and ran above), the differential, local-cluster, corruption-recovery and
 # shuffle-service suites, and the deployable jar's contents and its refusal of another line.
-bash .build/test-line.sh spark-4.0 \
+bash .build/test-line.sh spark-3.5 \
   'org/apache/spark/shuffle/kae/*Suite,io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,WorkloadDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite'

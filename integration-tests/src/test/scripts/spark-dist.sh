@@ -4,6 +4,9 @@
 # Installed once per machine and version into the cache directory, reused by every clone and
 # build. Called by Maven (integration-tests/pom.xml) before the tests run; prints the
 # distribution's path.
+# pyspark carries one Scala build of Spark (2.12 up to 3.5, 2.13 from 4.0). For the other one
+# (Spark 3.5 with Scala 2.13) the distribution is pyspark's scripts with Spark's Scala 2.13 jars
+# from Maven Central, resolved with the versions Spark's own build pins (spark-parent as BOM).
 #   usage: spark-dist.sh <spark version> <scala binary version>   (e.g. 4.2.0 2.13)
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
@@ -13,7 +16,10 @@ cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
 dir="$cache/pyspark-$version"
 home="$dir/pyspark"
 
-if [ ! -f "$home/jars/spark-core_$scala-$version.jar" ]; then
+# Whether a directory holds Spark's jars of this version, for either Scala.
+has_spark() { ls "$1"/jars/spark-core_*-"$version".jar >/dev/null 2>&1; }
+
+if ! has_spark "$home"; then
   command -v python3 >/dev/null || {
     echo "[kae] ERROR: python3 is needed to install pyspark $version (a Spark distribution for" \
          "the multi-JVM tests): apt-get install python3 python3-pip" >&2; exit 1; }
@@ -26,11 +32,57 @@ if [ ! -f "$home/jars/spark-core_$scala-$version.jar" ]; then
   trap 'rm -rf "$tmp"' EXIT
   python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
     --target "$tmp" "pyspark==$version" >&2
-  [ -f "$tmp/pyspark/jars/spark-core_$scala-$version.jar" ] || {
+  has_spark "$tmp/pyspark" || {
     echo "[kae] ERROR: pyspark $version installed without Spark's jars" >&2; exit 1; }
   rm -rf "$dir"
   mv "$tmp" "$dir"
   trap - EXIT
 fi
 chmod +x "$home"/bin/* 2>/dev/null || true
-echo "$home"
+[ -f "$home/jars/spark-core_$scala-$version.jar" ] && { echo "$home"; exit 0; }
+
+# pyspark's Spark is built for the other Scala: assemble this one's jars from Maven Central.
+assembled="$cache/spark-$version-scala$scala"
+if [ ! -f "$assembled/jars/spark-core_$scala-$version.jar" ]; then
+  echo "[kae] assembling Spark $version for Scala $scala from Maven Central into $assembled" >&2
+  tmp=$(mktemp -d "$cache/spark-$version-scala$scala.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  cp -r "$home/bin" "$home/sbin" "$tmp/"
+  cat > "$tmp/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>io.github.kaeshuffle</groupId>
+  <artifactId>spark-dist-assembly</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencyManagement>
+    <dependencies>
+      <dependency>
+        <groupId>org.apache.spark</groupId>
+        <artifactId>spark-parent_$scala</artifactId>
+        <version>$version</version>
+        <type>pom</type>
+        <scope>import</scope>
+      </dependency>
+    </dependencies>
+  </dependencyManagement>
+  <dependencies>
+    <dependency>
+      <groupId>org.apache.spark</groupId>
+      <artifactId>spark-sql_$scala</artifactId>
+      <version>$version</version>
+    </dependency>
+  </dependencies>
+</project>
+POM
+  (cd "$tmp" && mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+    -DoutputDirectory=jars -DincludeScope=runtime >&2)
+  [ -f "$tmp/jars/spark-core_$scala-$version.jar" ] || {
+    echo "[kae] ERROR: Maven Central gave no spark-core_$scala $version" >&2; exit 1; }
+  rm -f "$tmp/pom.xml"
+  rm -rf "$assembled"
+  mv "$tmp" "$assembled"
+  trap - EXIT
+fi
+chmod +x "$assembled"/bin/* 2>/dev/null || true
+echo "$assembled"

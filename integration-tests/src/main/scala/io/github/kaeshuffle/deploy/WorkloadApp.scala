@@ -37,6 +37,7 @@ import org.apache.spark.sql.SparkSession
  * manager <class of the shuffle manager>
  * kae.<accumulator> <total>          (KAE Shuffle's write/read totals over successful tasks)
  * executorsAdded <n> / executorsRemoved <n>
+ * java <version>...                  (the distinct Java versions of the driver and executors)
  * }}}
  *
  * Arguments: `<report file> <size> <workload,workload,...> [pause]`. With `pause`, the
@@ -44,6 +45,15 @@ import org.apache.spark.sql.SparkSession
  * at most 60 s, so a run shows executors going and coming within one application.
  */
 object WorkloadApp {
+
+  /** The Java versions the driver and the executors run on (tasks of a job without a shuffle). */
+  private def javaVersions(sc: org.apache.spark.SparkContext): Seq[String] = {
+    val tasks = 2 * sc.defaultParallelism
+    val executors = sc.parallelize(0 until tasks, tasks)
+      .map(_ => System.getProperty("java.version")).collect().toSeq
+    (System.getProperty("java.version") +: executors).distinct.sorted
+  }
+
   def main(args: Array[String]): Unit = {
     require(args.length >= 3, "usage: WorkloadApp <report file> <size> <workloads> [pause]")
     val report = Paths.get(args(0))
@@ -88,6 +98,7 @@ object WorkloadApp {
       }
       lines += s"executorsAdded ${added.get}"
       lines += s"executorsRemoved ${removed.get}"
+      lines += s"java ${javaVersions(sc).mkString(" ")}"
     } finally {
       spark.stop()
     }

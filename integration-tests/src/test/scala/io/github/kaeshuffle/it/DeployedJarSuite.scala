@@ -20,6 +20,8 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.workloads.WorkloadJobs
 import org.scalatest.funsuite.AnyFunSuite
 
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
 /**
  * The deployable jar as users ship it: applications submitted with `spark-submit` from a Spark
  * distribution (separate driver and executor JVMs, local-cluster), KAE Shuffle loaded only from
@@ -41,7 +43,7 @@ class DeployedJarSuite extends AnyFunSuite {
   test("the jar holds our classes and native libraries, nothing of Spark's") {
     val zip = new ZipFile(Submit.distJar)
     val names =
-      try zip.entries().asScala.map(_.getName).toSeq
+      try zip.entries().asScala.map(_.getName).toList // strict: read before the close
       finally zip.close()
     assert(names.contains("org/apache/spark/shuffle/kae/KaeShuffleManager.class"))
     assert(names.exists(_.matches("linux/x86_64/libkaeshuffle-.*\\.so")))
@@ -65,7 +67,7 @@ class DeployedJarSuite extends AnyFunSuite {
       "jars",
       Master,
       "client",
-      base("auto") + ("spark.jars" -> Submit.distJar.getAbsolutePath),
+      base("auto") ++ Submit.withJars(),
       workloads)
     report.assertSame(expected)
     assert(report.manager == Submit.Manager, s"log: ${report.log}")
@@ -73,32 +75,72 @@ class DeployedJarSuite extends AnyFunSuite {
     assert(report.long("kae.read.codecCalls") > 0, s"no block was decompressed: ${report.lines}")
   }
 
+  if (!KaeSparkAccess.executorsLoadJarsFirst) {
+    test("spark.jars alone, where executors load it after the shuffle manager, stops the start") {
+      val ended = Submit.launch(
+        "jars-only",
+        Master,
+        "client",
+        base("zlib") + ("spark.jars" -> Submit.distJar.getAbsolutePath),
+        Seq("sort"),
+        timeoutSeconds = 120)
+      val log = Submit.tail(ended.log, 400)
+      assert(ended.code != 0, s"the application ran:\n$log")
+      assert(log.contains("before it loads spark.jars"), log)
+      assert(log.contains(s"spark.executor.extraClassPath=/path/to/${Submit.distJar.getName}"), log)
+      assert(!log.contains("ClassNotFoundException"), log)
+    }
+  }
+
   test("spark-submit with the driver's and executors' extra class paths") {
     val workloads = Seq("sort", "lda-edges", "sql-join")
     val expected = Sessions.expected(workloads)
-    val jar = Submit.distJar.getAbsolutePath
     val report = Submit.run(
       "classpath",
       Master,
       "client",
-      base("zlib") + ("spark.driver.extraClassPath" -> jar) +
-        ("spark.executor.extraClassPath" -> jar),
+      base("zlib") ++ Submit.onClassPath,
       workloads)
     report.assertSame(expected)
     assert(report.manager == Submit.Manager)
     assert(report.long("kae.write.codecCalls") > 0)
   }
 
+  // Spark 3.5 also runs on Java 8 and 11 (the line's main code is built for 8); Spark 4 needs 17.
+  for (javaHome <- Sessions.olderJavaHome) {
+    test("on Java 11, which the line's Spark supports, every workload gives Spark's results") {
+      val workloads = Seq("sort", "lda-edges", "sql-join", "groupby-skew-sql")
+      val expected = Sessions.expected(workloads)
+      val report = Submit.run(
+        "older-java",
+        Master,
+        "client",
+        base("auto") ++ Submit.onClassPath,
+        workloads,
+        env = Map("JAVA_HOME" -> javaHome))
+      report.assertSame(expected)
+      assert(report.manager == Submit.Manager)
+      assert(report.long("kae.write.codecCalls") > 0)
+      val versions = report.javaVersions
+      assert(
+        versions.nonEmpty && versions.forall(_.startsWith("11.")),
+        s"the driver and executors ran on Java ${versions.mkString(", ")} (log: ${report.log})")
+    }
+  }
+
   test("on another Spark line the jar stops the application's start and names the jar to use") {
     val other = sys.props("kae.test.otherSparkVersion")
     val otherLine = other.split('.').take(2).mkString(".")
+    // A Java application: the other line may run another Scala, which WorkloadApp needs.
     val ended = Submit.launch(
       "wrong-line",
       "local[1]",
       "client",
       base("zlib") + ("spark.jars" -> Submit.distJar.getAbsolutePath),
-      Seq("sort"),
-      sparkHome = Sessions.otherSparkHome)
+      Nil,
+      mainClass = "io.github.kaeshuffle.deploy.LineCheckApp",
+      sparkHome = Sessions.otherSparkHome
+    )
     val log = Submit.tail(ended.log, 400)
     assert(ended.code != 0, s"the application ran on Spark $other:\n$log")
     assert(log.contains(s"cannot run on Spark $other"), log)

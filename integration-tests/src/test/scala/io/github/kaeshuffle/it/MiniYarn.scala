@@ -74,9 +74,8 @@ final class MiniYarn(
     val hadoop = cluster.getConfig.iterator().asScala
       .map(e => s"spark.hadoop.${e.getKey}" -> e.getValue).toMap
     val javaHome = System.getProperty("java.home")
-    hadoop ++ Map(
+    hadoop ++ Submit.withJars(executorPath = Submit.distJar.getName) ++ Map(
       "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
-      "spark.jars" -> Submit.distJar.getAbsolutePath,
       "spark.shuffle.manager" -> Submit.Manager,
       "spark.shuffle.kae.codec" -> codec,
       "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",

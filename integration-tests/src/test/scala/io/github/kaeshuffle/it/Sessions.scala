@@ -47,6 +47,13 @@ object Sessions {
   /** A distribution of another Spark line (kae.test.otherSparkVersion), for the line check. */
   def otherSparkHome: String = home("kae.test.otherSparkHomeFile", "target/other-spark-home.txt")
 
+  /**
+   * JAVA_HOME of a Java older than the build's that the line's Spark supports (11 on 3.5), or
+   * None where the line needs the build's Java (src/test/scripts/older-java.sh).
+   */
+  def olderJavaHome: Option[String] =
+    Some(home("kae.test.olderJavaHomeFile", "target/older-java-home.txt")).filter(_.nonEmpty)
+
   private def home(property: String, default: String): String = {
     val file = new File(sys.props.getOrElse(property, default))
     require(

@@ -25,6 +25,7 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.workloads.WorkloadJobs
 
 import org.apache.spark.launcher.SparkLauncher
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
  * Submits [[io.github.kaeshuffle.deploy.WorkloadApp]] as a user would: `spark-submit` of the
@@ -68,6 +69,24 @@ object Submit {
 
   def appJar: File = synchronized(appJarFile)
 
+  /**
+   * Our deployable jar in `spark.jars`, as users ship it. Spark 3.5 creates the executors'
+   * shuffle manager before it loads `spark.jars`, so there, as docs/yarn.md says, the executors'
+   * class path names the jar too: `executorPath` is where executors see it (on YARN, the file
+   * name of the copy in each container's directory).
+   */
+  def withJars(executorPath: String = distJar.getAbsolutePath): Map[String, String] = {
+    val jars = Map("spark.jars" -> distJar.getAbsolutePath)
+    if (KaeSparkAccess.executorsLoadJarsFirst) jars
+    else jars + ("spark.executor.extraClassPath" -> executorPath)
+  }
+
+  /** Our deployable jar on the driver's and executors' class paths, as docs/yarn.md shows. */
+  def onClassPath: Map[String, String] = {
+    val jar = distJar.getAbsolutePath
+    Map("spark.driver.extraClassPath" -> jar, "spark.executor.extraClassPath" -> jar)
+  }
+
   /** What one application reported (see WorkloadApp), and its output for failure messages. */
   case class Report(lines: Seq[String], log: Path) {
     private def values(key: String): Seq[Seq[String]] =
@@ -76,6 +95,7 @@ object Submit {
       values("workload").map(v => v(0) -> (v(1).toLong, v(2).toLong)).toMap
     def manager: String = values("manager").headOption.map(_.head).getOrElse("?")
     def long(key: String): Long = values(key).headOption.map(_.head.toLong).getOrElse(-1L)
+    def javaVersions: Seq[String] = values("java").headOption.getOrElse(Nil)
 
     def assertSame(expected: Map[String, WorkloadJobs.Digest]): Unit = {
       for ((w, exp) <- expected) {

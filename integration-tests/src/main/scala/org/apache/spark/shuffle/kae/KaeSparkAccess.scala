@@ -37,4 +37,7 @@ object KaeSparkAccess {
 
   /** Waits until every listener has seen every event posted so far. */
   def drainListeners(sc: SparkContext): Unit = sc.listenerBus.waitUntilEmpty()
+
+  /** Whether this Spark loads spark.jars before the executors' shuffle manager (4.0 on). */
+  def executorsLoadJarsFirst: Boolean = ManagerShims.current.executorsLoadJarsFirst
 }

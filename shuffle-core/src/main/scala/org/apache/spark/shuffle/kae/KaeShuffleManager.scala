@@ -66,6 +66,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   private val taskIdMapsForShuffle = new ConcurrentHashMap[Int, OpenHashSet[Long]]()
 
   private val shims = ManagerShims.current
+  DeploymentCheck.check(conf, shims)
 
   override val shuffleBlockResolver: IndexShuffleBlockResolver =
     shims.blockResolver(conf, taskIdMapsForShuffle)

@@ -16,21 +16,41 @@ package org.apache.spark.shuffle.kae
 import java.util.concurrent.ConcurrentHashMap
 
 import org.apache.spark.{SparkConf, SparkContext, SparkEnv, TaskContext}
+import org.apache.spark.internal.Logging
 import org.apache.spark.shuffle.IndexShuffleBlockResolver
 import org.apache.spark.shuffle.sort.SortShuffleManager
 import org.apache.spark.storage.{BlockId, BlockManagerId}
 import org.apache.spark.util.collection.OpenHashSet
 
-/**
- * [[ManagerShims]] for every line we build (3.5 to 4.3; the resolver's three-argument constructor
- * exists from 3.5.2, which [[SparkLine]] requires on the 3.5 line).
- */
-private[spark] object LineManagerShims extends ManagerShims {
+/** [[ManagerShims]] for every line we build (3.5 to 4.3). */
+private[spark] object LineManagerShims extends ManagerShims with Logging {
 
+  /**
+   * Spark's resolver sharing our map of map task ids, so that shuffle blocks migrated to this
+   * executor when another is decommissioned are deleted with the shuffle (SPARK-46957). That
+   * constructor exists from Spark 3.5.2; on 3.5.0 and 3.5.1 the resolver keeps its own map, as
+   * Spark's own sort shuffle does there, and migrated blocks stay until the executor ends. The
+   * choice is made on the constructor itself, not on a version string.
+   */
   override def blockResolver(
       conf: SparkConf,
-      mapTaskIds: ConcurrentHashMap[Int, OpenHashSet[Long]]): IndexShuffleBlockResolver =
-    new IndexShuffleBlockResolver(conf, null, mapTaskIds)
+      mapTaskIds: ConcurrentHashMap[Int, OpenHashSet[Long]]): IndexShuffleBlockResolver = {
+    // Built against 3.5.7 or later, `new IndexShuffleBlockResolver(conf, null)` would still call
+    // the three-argument constructor (the third has a default), so both go through reflection.
+    val constructors = classOf[IndexShuffleBlockResolver].getConstructors
+    def withArity(n: Int) = constructors.find(_.getParameterCount == n)
+    val resolver = withArity(3) match {
+      case Some(c) => c.newInstance(conf, null, mapTaskIds)
+      case None =>
+        logWarning(
+          s"KAE Shuffle: Spark ${org.apache.spark.SPARK_VERSION}'s IndexShuffleBlockResolver " +
+            "cannot share the map of map task ids (from 3.5.2): shuffle blocks migrated to this " +
+            "executor by decommissioning are deleted when it ends, not with their shuffle, as " +
+            "with Spark's own shuffle on this version")
+        withArity(2).get.newInstance(conf, null)
+    }
+    resolver.asInstanceOf[IndexShuffleBlockResolver]
+  }
 
   override def blocksToRead(
       shuffleId: Int,
@@ -57,4 +77,9 @@ private[spark] object LineManagerShims extends ManagerShims {
       endPartition: Int,
       context: TaskContext): Boolean =
     SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context)
+
+  // Spark 4.0 creates the executor's shuffle manager later, after the user's jars, through this
+  // method; Spark 3.5 passes the manager to SparkEnv's constructor.
+  override def executorsLoadJarsFirst: Boolean =
+    classOf[SparkEnv].getMethods.exists(_.getName == "initializeShuffleManager")
 }

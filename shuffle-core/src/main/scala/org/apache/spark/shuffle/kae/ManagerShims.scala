@@ -51,6 +51,12 @@ private[spark] trait ManagerShims {
 
   /** Spark's rule for fetching a task's contiguous partitions as one batch per map output. */
   def canUseBatchFetch(startPartition: Int, endPartition: Int, context: TaskContext): Boolean
+
+  /**
+   * Whether executors load `spark.jars` before they create the shuffle manager (from Spark 4.0,
+   * SPARK-45762; [[DeploymentCheck]]).
+   */
+  def executorsLoadJarsFirst: Boolean
 }
 
 private[spark] object ManagerShims {

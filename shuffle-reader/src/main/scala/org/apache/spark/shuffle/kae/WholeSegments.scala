@@ -19,6 +19,7 @@ import java.nio.channels.FileChannel
 import java.nio.file.StandardOpenOption
 
 import io.github.kaeshuffle.reader.DecodeWindow
+import org.apache.commons.io.IOUtils
 
 import org.apache.spark.network.buffer.FileSegmentManagedBuffer
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
@@ -95,7 +96,7 @@ private[kae] final class WholeSegments(
         Whole(view.slice(), () => memory.giveBackStaging(buf))
       }
     case None =>
-      val a = in.readAllBytes()
+      val a = IOUtils.toByteArray(in) // InputStream.readAllBytes is Java 9
       copiedBytes += a.length
       Some(Whole(ByteBuffer.wrap(a), () => ()))
   }

