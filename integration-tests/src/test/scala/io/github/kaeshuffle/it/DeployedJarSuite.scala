@@ -60,19 +60,26 @@ class DeployedJarSuite extends AnyFunSuite {
     assert(foreign.isEmpty, s"classes that are not ours: ${foreign.take(5)}")
   }
 
-  test("spark-submit with spark.jars: every workload gives Spark's results") {
-    val workloads = WorkloadJobs.Names
+  /**
+   * Submits the workloads and checks that they gave Spark's results through our manager, which
+   * compressed and decompressed blocks.
+   */
+  private def submitAndCheck(
+      name: String,
+      conf: Map[String, String],
+      workloads: Seq[String],
+      env: Map[String, String] = Map.empty): Submit.Report = {
     val expected = Sessions.expected(workloads)
-    val report = Submit.run(
-      "jars",
-      Master,
-      "client",
-      base("auto") ++ Submit.withJars(),
-      workloads)
+    val report = Submit.run(name, Master, "client", conf, workloads, env = env)
     report.assertSame(expected)
     assert(report.manager == Submit.Manager, s"log: ${report.log}")
     assert(report.long("kae.write.codecCalls") > 0, s"no block was compressed: ${report.lines}")
     assert(report.long("kae.read.codecCalls") > 0, s"no block was decompressed: ${report.lines}")
+    report
+  }
+
+  test("spark-submit with spark.jars: every workload gives Spark's results") {
+    submitAndCheck("jars", base("auto") ++ Submit.withJars(), WorkloadJobs.Names)
   }
 
   if (!KaeSparkAccess.executorsLoadJarsFirst) {
@@ -93,34 +100,20 @@ class DeployedJarSuite extends AnyFunSuite {
   }
 
   test("spark-submit with the driver's and executors' extra class paths") {
-    val workloads = Seq("sort", "lda-edges", "sql-join")
-    val expected = Sessions.expected(workloads)
-    val report = Submit.run(
+    submitAndCheck(
       "classpath",
-      Master,
-      "client",
       base("zlib") ++ Submit.onClassPath,
-      workloads)
-    report.assertSame(expected)
-    assert(report.manager == Submit.Manager)
-    assert(report.long("kae.write.codecCalls") > 0)
+      Seq("sort", "lda-edges", "sql-join"))
   }
 
   // Spark 3.5 also runs on Java 8 and 11 (the line's main code is built for 8); Spark 4 needs 17.
   for (javaHome <- Sessions.olderJavaHome) {
     test("on Java 11, which the line's Spark supports, every workload gives Spark's results") {
-      val workloads = Seq("sort", "lda-edges", "sql-join", "groupby-skew-sql")
-      val expected = Sessions.expected(workloads)
-      val report = Submit.run(
+      val report = submitAndCheck(
         "older-java",
-        Master,
-        "client",
         base("auto") ++ Submit.onClassPath,
-        workloads,
+        Seq("sort", "lda-edges", "sql-join", "groupby-skew-sql"),
         env = Map("JAVA_HOME" -> javaHome))
-      report.assertSame(expected)
-      assert(report.manager == Submit.Manager)
-      assert(report.long("kae.write.codecCalls") > 0)
       val versions = report.javaVersions
       assert(
         versions.nonEmpty && versions.forall(_.startsWith("11.")),

@@ -262,7 +262,10 @@ private[spark] object KaeShuffleConf {
     sb ++= "Every setting below means the same on every Spark line we build for " +
       "([spark-lines.md](spark-lines.md)). The one that differs is our YARN service's " +
       "`spark.shuffle.kae.service.appScopedDirs` ([yarn.md](yarn.md)): applied by the service " +
-      "built for Spark 4.2, not by those built for 4.0 and 4.1.\n\n"
+      "built for Spark 4.2, not by those built for 3.5, 4.0 and 4.1. On Spark 3.5 the jar " +
+      "also goes on the executors' class path (Spark's `spark.executor.extraClassPath`, " +
+      "[yarn.md](yarn.md#2-ship-it-with-the-application)): 3.5 creates the shuffle manager " +
+      "before it loads `--jars`.\n\n"
     sb ++= "| key | default | meaning | since |\n|---|---|---|---|\n"
     for (e <- all) {
       val default = e.defaultValueString match {
