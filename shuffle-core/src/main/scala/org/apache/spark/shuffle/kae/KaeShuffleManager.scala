@@ -22,7 +22,7 @@ import io.github.kaeshuffle.codec.{BlockCodec, Codecs, KaeZipPreflight}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
-import org.apache.spark.internal.{config, Logging}
+import org.apache.spark.internal.config
 import org.apache.spark.shuffle._
 import org.apache.spark.shuffle.api.ShuffleExecutorComponents
 import org.apache.spark.shuffle.sort.SortShuffleManager
@@ -38,14 +38,23 @@ import org.apache.spark.util.collection.OpenHashSet
  * Netty block transfer serve them unchanged. Each partition's bytes in `.data` are one segment of
  * frames (docs/block-format.md).
  *
- * Shuffles this manager cannot serve correctly go to Spark's own [[SortShuffleManager]], decided
- * per shuffle when it is registered and logged once with the reason: `spark.shuffle.kae.enabled`
+ * Shuffles this manager cannot serve correctly go to Spark's own sort shuffle, decided per
+ * shuffle when it is registered and logged once with the reason: `spark.shuffle.kae.enabled`
  * false, or `spark.io.encryption.enabled` true (blocks are not encrypted yet).
+ *
+ * It extends Spark's [[SortShuffleManager]] for two reasons. Spark SQL copies every row before a
+ * shuffle unless the manager `isInstanceOf[SortShuffleManager]`
+ * (`ShuffleExchangeExec.needToCopyObjectsBeforeShuffle`, the only such test in Spark's core and SQL
+ * from 3.5 to 4.2); our block writer serializes each record at once and keeps no reference, so
+ * that copy is pure waste, and the sort writer buffers objects only where Spark's own sort shuffle
+ * does too (map-side combine, a serializer that cannot relocate records), which SQL's exchanges
+ * never ask for. And the fallback is simply the superclass, on the driver and on every executor,
+ * so its files are cleaned by its own `unregisterShuffle` wherever they were written.
  *
  * All settings are read and checked here, when SparkEnv creates the manager on the driver and on
  * each executor; writers and readers get typed settings.
  */
-private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager with Logging {
+private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManager(conf) {
 
   // First: on a Spark line the jar is not built for, nothing below is safe to run.
   SparkLine.check()
@@ -63,17 +72,13 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   }
 
   /** Map task ids per KAE shuffle, to delete their files when the shuffle is unregistered. */
-  private val taskIdMapsForShuffle = new ConcurrentHashMap[Int, OpenHashSet[Long]]()
+  private val kaeMapIds = new ConcurrentHashMap[Int, OpenHashSet[Long]]()
 
   private val shims = ManagerShims.current
   DeploymentCheck.check(conf, shims)
 
   override val shuffleBlockResolver: IndexShuffleBlockResolver =
-    shims.blockResolver(conf, taskIdMapsForShuffle)
-
-  /** Spark's own sort shuffle, for the shuffles KAE does not serve; created when first needed. */
-  private lazy val sortShuffleManager = new SortShuffleManager(conf)
-  private val sortShuffleIds = ConcurrentHashMap.newKeySet[Int]()
+    shims.blockResolver(conf, kaeMapIds)
 
   private lazy val executorComponents: ShuffleExecutorComponents = {
     val components = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor()
@@ -130,8 +135,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
     KaeShuffleManager.fallbackReason(conf, settings) match {
       case Some(reason) =>
         logInfo(s"Shuffle $shuffleId uses Spark's sort shuffle: $reason.")
-        sortShuffleIds.add(shuffleId)
-        sortShuffleManager.registerShuffle(shuffleId, dependency)
+        super.registerShuffle(shuffleId, dependency)
       case None =>
         val sc = SparkContext.getActive
         sc.foreach(addStageSummaryListener)
@@ -167,7 +171,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       context: TaskContext,
       metrics: ShuffleWriteMetricsReporter): ShuffleWriter[K, V] = handle match {
     case h: KaeShuffleHandle[K @unchecked, V @unchecked, _] =>
-      val ids = taskIdMapsForShuffle.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
+      val ids = kaeMapIds.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
       ids.synchronized { ids.add(mapId) }
       val onStats = (stats: BlockStats, times: WriteTimes) =>
         if (h.metrics != null) h.metrics.addWrite(stats, times)
@@ -183,7 +187,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
       if (h.blockWriter) new KaeBlockShuffleWriter(h.dependency, task)
       else new KaeSortShuffleWriter(h.dependency, task)
     case other =>
-      sortShuffleManager.getWriter(other, mapId, context, metrics)
+      super.getWriter(other, mapId, context, metrics)
   }
 
   override def getReader[K, C](
@@ -209,7 +213,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
         settings.doctor
       )
     case other =>
-      sortShuffleManager.getReader(
+      super.getReader(
         other,
         startMapIndex,
         endMapIndex,
@@ -220,20 +224,19 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends ShuffleManager w
   }
 
   override def unregisterShuffle(shuffleId: Int): Boolean = {
-    Option(taskIdMapsForShuffle.remove(shuffleId)).foreach { ids =>
+    Option(kaeMapIds.remove(shuffleId)).foreach { ids =>
       ids.synchronized {
         ids.iterator.foreach(id => shuffleBlockResolver.removeDataByMap(shuffleId, id))
       }
     }
-    if (sortShuffleIds.remove(shuffleId)) sortShuffleManager.unregisterShuffle(shuffleId)
-    true
+    // Shuffles that fell back: Spark's sort shuffle deletes what it wrote in this JVM, if any.
+    super.unregisterShuffle(shuffleId)
   }
 
   override def stop(): Unit = {
     if (decodersMade.get) decoders.close()
     if (encodersMade.get) encoders.close()
-    shuffleBlockResolver.stop()
-    if (!sortShuffleIds.isEmpty) sortShuffleManager.stop()
+    super.stop() // stops the block resolver
   }
 }
 

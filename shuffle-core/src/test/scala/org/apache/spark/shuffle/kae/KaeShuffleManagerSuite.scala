@@ -59,6 +59,12 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
         val bytes = o.bytes
         assert(!bytes.sliding(4).exists(_.sameElements("KAEF".getBytes)), o.data)
       }
+      // Spark's sort shuffle, which wrote them, deletes them when the shuffle is unregistered.
+      val shuffleId = handleOf(rdd).shuffleId
+      val files = ShuffleFiles.mapOutputs(sc, shuffleId).map(_.data)
+      assert(files.nonEmpty && files.forall(Files.exists(_)))
+      assert(sc.env.shuffleManager.unregisterShuffle(shuffleId))
+      assert(files.forall(f => !Files.exists(f)), "data files left behind")
     }
   }
 
