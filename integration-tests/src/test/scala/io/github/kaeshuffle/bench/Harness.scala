@@ -44,7 +44,7 @@ object Harness {
   /** A configuration: its name, its codec family's baseline, and its settings. */
   case class Config(name: String, kae: Boolean, baseline: String, settings: Map[String, String])
 
-  private def kae(codec: String, baseline: String) = Config(
+  private[bench] def kae(codec: String, baseline: String) = Config(
     s"kae-$codec",
     kae = true,
     baseline,
