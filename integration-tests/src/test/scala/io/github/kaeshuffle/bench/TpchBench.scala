@@ -110,12 +110,20 @@ object TpchBench {
       c: Config,
       rep: Int,
       data: Path,
-      reference: mutable.Map[String, Seq[String]]): Seq[QueryRun] =
+      reference: mutable.Map[String, Seq[String]]): Seq[QueryRun] = {
+    // Every session starts on a collected heap, not on the garbage of the one before.
+    System.gc()
     Sessions.withSession(conf(c)) { spark =>
       val totals = new ShuffleTotals
       spark.sparkContext.addSparkListener(totals)
+      val diagnoses = new java.util.concurrent.ConcurrentLinkedQueue[String]()
+      if (c.kae) KaeSparkAccess.onDiagnoses(spark.sparkContext)(diagnoses.add(_))
       Tpch.register(spark, data)
+      // Untimed: the session's first job pays for starting its executor side, whatever the shuffle.
+      spark.sql("SELECT count(*) FROM nation").collect()
       Tpch.queries.map { q =>
+        KaeSparkAccess.drainListeners(spark.sparkContext)
+        diagnoses.clear()
         val before = snapshot(totals)
         val t0 = System.nanoTime()
         val rows = Tpch.run(spark, q)
@@ -124,9 +132,14 @@ object TpchBench {
         val d = snapshot(totals).zip(before).map { case (a, b) => a - b }
         val ok = reference.getOrElseUpdate(q.name, rows) == rows
         if (!ok) System.err.println(s"RESULT MISMATCH: ${q.name} under ${c.name}")
+        if (rep > 0) doctorLines((c.name, q.name)) = diagnoses.asScala.toSeq
         QueryRun(c.name, rep, q.name, wall, d(0), d(1), d(2), d(3), d(4), ok)
       }
     }
+  }
+
+  /** The shuffle doctor's lines for each (configuration, query), from the last repetition. */
+  private val doctorLines = mutable.Map[(String, String), Seq[String]]()
 
   private def snapshot(t: ShuffleTotals): Seq[Long] = Seq(
     t.bytesWritten.get,
@@ -158,6 +171,9 @@ object TpchBench {
 
   private def fmt(v: Double, f: String) =
     if (v.isNaN || v.isInfinite) "-" else f.formatLocal(Locale.ROOT, v)
+
+  private def range(v: Seq[Double], f: String) =
+    if (v.isEmpty) "-" else s"${fmt(v.min, f)}-${fmt(v.max, f)}"
 
   private def notes(dir: Path, prefix: String): Option[String] =
     Some(dir.resolve(s"$prefix-notes.md")).filter(Files.exists(_)).map(Files.readString)
@@ -198,9 +214,9 @@ object TpchBench {
         runs.filter(r => r.config == c.name && r.rep == rep).map(_.written).sum.toDouble))
       val raw = runs.filter(_.config == c.name).map(_.raw).sum.toDouble
       val calls = runs.filter(_.config == c.name).map(_.calls).sum.toDouble
-      sb ++= s"| ${c.name} | ${fmt(median(t), "%.1f")} (${fmt(t.min, "%.1f")}-" +
-        s"${fmt(t.max, "%.1f")}) | ${fmt(median(ratios), "%.3f")}x " +
-        s"(${fmt(ratios.min, "%.3f")}-${fmt(ratios.max, "%.3f")}) | " +
+      sb ++= s"| ${c.name} | ${fmt(median(t), "%.1f")} (${range(t, "%.1f")}) | " +
+        s"${fmt(median(ratios), "%.3f")}x " +
+        s"(${range(ratios, "%.3f")}) | " +
         s"${fmt(written / 1048576.0, "%.1f")} | ${fmt(written / baseWritten, "%.3f")}x | " +
         s"${if (calls > 0) fmt(calls / (raw / 1048576.0), "%.1f") else "-"} | " +
         s"${if (runs.filter(_.config == c.name).forall(_.resultOk)) "identical" else "DIFFER"} |\n"
@@ -210,6 +226,7 @@ object TpchBench {
     sb ++= s"![$chart]($chart)\n\n"
     sb ++= "## Per query (median seconds; ratio to spark-lz4)\n\n"
     val kaeConfigs = configs.filter(_.name != Baseline)
+    doctor(sb, runs, configs.filter(_.kae))
     sb ++= "| query | " + configs.map(_.name + " s").mkString(" | ") + " | " +
       kaeConfigs.map(_.name + " ratio").mkString(" | ") + " | spark-lz4 written MiB |\n"
     sb ++= "|---|" + ("---:|" * (configs.size + kaeConfigs.size + 1)) + "\n"
@@ -222,6 +239,18 @@ object TpchBench {
     }
     sb.toString
   }
+
+  /** For each KAE configuration, the doctor's diagnosis of the stages of its 3 slowest queries. */
+  private def doctor(sb: StringBuilder, runs: Seq[QueryRun], kae: Seq[Config]): Unit =
+    for (c <- kae) {
+      val slowest = Tpch.queries.map(_.name).sortBy(q => -wall(runs, c.name, q)).take(3)
+      sb ++= s"## The shuffle doctor on the slowest queries of ${c.name}\n\n"
+      for (q <- slowest) {
+        sb ++= s"**$q** (${fmt(wall(runs, c.name, q), "%.2f")} s):\n\n"
+        doctorLines.getOrElse((c.name, q), Nil).foreach(l => sb ++= s"- $l\n")
+        sb ++= "\n"
+      }
+    }
 
   private def drawChart(
       dir: Path,

@@ -13,12 +13,16 @@
  */
 package io.github.kaeshuffle.it
 
+import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.atomic.AtomicLong
+
+import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
+import org.apache.spark.ShuffleDependency
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -72,6 +76,37 @@ class LocalClusterSuite extends AnyFunSuite {
         totals.kaeTotal("read.mappedBytes"))
       assert(inPlace > 0, "no fetched range was decoded in place")
     }
+  }
+
+  test("a shuffle that fell back to Spark's is deleted from the executors when unregistered") {
+    // IO encryption sends every shuffle to Spark's sort shuffle (the manager's superclass), on
+    // the driver when it is registered and on the executors that write and later delete it.
+    val conf = Sessions.conf(Some("auto"), Sessions.Kryo, Master)
+      .set("spark.executor.memory", "512m")
+      .set("spark.io.encryption.enabled", "true")
+    val localDir = Paths.get(conf.get("spark.local.dir"))
+    Sessions.withTestingMode {
+      // The workers must put executors' dirs under this application's spark.local.dir.
+      KaeSparkAccess.clearLocalRootDirs()
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        val rdd = sc.parallelize(1 to 20000, 4).map(i => (i % 50, i.toLong)).reduceByKey(_ + _)
+        assert(rdd.map(_._2).sum() == (1 to 20000).map(_.toLong).sum)
+        val shuffleId = rdd.dependencies.head.asInstanceOf[ShuffleDependency[_, _, _]].shuffleId
+        val written = dataFiles(localDir, shuffleId)
+        assert(written.size == 4, s"the executors' data files under $localDir: $written")
+        KaeSparkAccess.removeShuffle(sc, shuffleId)
+        assert(dataFiles(localDir, shuffleId).isEmpty, "files left on the executors")
+      }
+    }
+  }
+
+  /** Data files of a shuffle under `root` (the workers put their executors' dirs there). */
+  private def dataFiles(root: Path, shuffleId: Int): Seq[Path] = {
+    val walk = Files.walk(root)
+    try walk.iterator.asScala.filter(p =>
+        p.getFileName.toString.matches(s"shuffle_${shuffleId}_\\d+_\\d+\\.data")).toList
+    finally walk.close()
   }
 
   test("spark.authenticate with network encryption across executors") {

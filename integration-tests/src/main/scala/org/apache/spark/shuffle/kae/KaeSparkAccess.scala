@@ -35,6 +35,17 @@ object KaeSparkAccess {
    */
   def clearLocalRootDirs(): Unit = org.apache.spark.util.Utils.clearLocalRootDirs()
 
+  /**
+   * Unregisters a shuffle on the driver and every executor, as Spark's context cleaner does when
+   * the shuffle's dependency is garbage collected, and waits for the executors.
+   */
+  def removeShuffle(sc: SparkContext, shuffleId: Int): Unit =
+    sc.env.blockManager.master.removeShuffle(shuffleId, blocking = true)
+
+  /** Hands `sink` the shuffle doctor's diagnosis line of every stage completed from now on. */
+  def onDiagnoses(sc: SparkContext)(sink: String => Unit): Unit =
+    sc.addSparkListener(new KaeStageSummaryListener(summaries = false, out = sink))
+
   /** Waits until every listener has seen every event posted so far. */
   def drainListeners(sc: SparkContext): Unit = sc.listenerBus.waitUntilEmpty()
 

@@ -20,6 +20,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.{SparkConf, TaskContext}
 import org.apache.spark.scheduler.MapStatus
+import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.shuffle.{ShuffleHandle, ShuffleWriteMetricsReporter, ShuffleWriter}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.functions.{col, concat, lit}
@@ -60,6 +61,25 @@ class RowCopySuite extends AnyFunSuite {
         (CopyCountingShuffleManager.fresh.get, CopyCountingShuffleManager.reused.get)
       assert(fresh + reused == rows, s"$fresh fresh + $reused reused records")
       assert(fresh == maps, s"$fresh records were new objects: Spark SQL copied the rows")
+    }
+  }
+}
+
+/** Spark SQL's exchanges are read by [[SqlRowReader]], on every Spark line we build for. */
+class SqlRowReaderSuite extends AnyFunSuite {
+  test("the reader knows the rows' field count of a SQL exchange") {
+    val conf = Sessions.conf(Some("lz4"), Sessions.Kryo).set("spark.sql.adaptive.enabled", "false")
+    Sessions.withSession(conf) { spark =>
+      val df = spark.range(0, 1000, 1, 2)
+        .select((col("id") % 10).as("k"), col("id").as("v"), lit("x").as("s"))
+        .repartition(4, col("k"))
+      assert(df.collect().length == 1000)
+      val deps = df.queryExecution.executedPlan.collect {
+        case e: org.apache.spark.sql.execution.exchange.ShuffleExchangeExec => e.shuffleDependency
+      }
+      assert(deps.size == 1)
+      assert(ReaderShims.current.sqlRowFields(deps.head.serializer).contains(3))
+      assert(ReaderShims.current.sqlRowFields(new KryoSerializer(conf)).isEmpty)
     }
   }
 }

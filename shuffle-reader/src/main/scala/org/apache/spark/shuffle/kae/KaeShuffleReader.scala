@@ -106,13 +106,21 @@ private[spark] class KaeShuffleReader[K, C](
       new BlockLocations(blocks).apply)
   }
 
-  /** The deserialized records of every fetched stream, counted in the read metrics. */
+  /**
+   * The deserialized records of every fetched stream, counted in the read metrics; Spark SQL's
+   * rows through [[SqlRowReader]], anything else through the serializer.
+   */
   private def records(
       fetched: Iterator[(BlockId, java.io.InputStream)],
       clock: ReadClock): InterruptibleIterator[(Any, Any)] = {
-    val serializer = dep.serializer.newInstance()
-    val all = clock.fetching(fetched).flatMap { case (_, stream) =>
-      serializer.deserializeStream(stream).asKeyValueIterator
+    val streams = clock.fetching(fetched)
+    val all: Iterator[(Any, Any)] = shims.sqlRowFields(dep.serializer) match {
+      case Some(fields) => new SqlRowReader(streams.map(_._2), fields)
+      case None =>
+        val serializer = dep.serializer.newInstance()
+        streams.flatMap { case (_, stream) =>
+          serializer.deserializeStream(stream).asKeyValueIterator
+        }
     }
     val counted = CompletionIterator[(Any, Any), Iterator[(Any, Any)]](
       clock.deserializing(all).map { record =>

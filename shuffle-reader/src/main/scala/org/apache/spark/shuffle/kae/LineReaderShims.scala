@@ -15,9 +15,12 @@ package org.apache.spark.shuffle.kae
 
 import java.io.{File, InputStream}
 
+import scala.util.Try
+
 import org.apache.spark.{SparkEnv, TaskContext}
-import org.apache.spark.internal.config
+import org.apache.spark.internal.{config, Logging}
 import org.apache.spark.network.buffer.ManagedBuffer
+import org.apache.spark.serializer.Serializer
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId, ShuffleBlockFetcherIterator}
 
@@ -26,7 +29,7 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId, ShuffleB
  * the same on all of them. A line that differs gets its own file under `src/main/spark-<line>`, as
  * the writer's shims have.
  */
-private[spark] object LineReaderShims extends ReaderShims {
+private[spark] object LineReaderShims extends ReaderShims with Logging {
 
   override def fetcher(
       context: TaskContext,
@@ -80,4 +83,23 @@ private[spark] object LineReaderShims extends ReaderShims {
     val conf = SparkEnv.get.conf
     !conf.get(config.SHUFFLE_USE_OLD_FETCH_PROTOCOL) && !conf.get(config.IO_ENCRYPTION_ENABLED)
   }
+
+  private val SqlRowSerializer = "org.apache.spark.sql.execution.UnsafeRowSerializer"
+
+  /** `UnsafeRowSerializer`'s private `numFields` (a constructor field from 3.5 to 4.2). */
+  private lazy val numFieldsField = Try {
+    val f = Class.forName(SqlRowSerializer).getDeclaredField("numFields")
+    f.setAccessible(true)
+    f
+  }.recover { case e =>
+    logWarning(
+      s"$SqlRowSerializer.numFields is not readable here: SQL shuffles are read through the " +
+        "serializer's own deserializer",
+      e)
+    throw e
+  }.toOption
+
+  override def sqlRowFields(serializer: Serializer): Option[Int] =
+    if (serializer.getClass.getName != SqlRowSerializer) None
+    else numFieldsField.map(_.getInt(serializer))
 }

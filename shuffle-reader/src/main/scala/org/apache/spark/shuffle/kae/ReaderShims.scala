@@ -17,6 +17,7 @@ import java.io.{File, InputStream}
 
 import org.apache.spark.TaskContext
 import org.apache.spark.network.buffer.ManagedBuffer
+import org.apache.spark.serializer.Serializer
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
 
@@ -55,6 +56,13 @@ private[spark] trait ReaderShims {
 
   /** Whether the old fetch protocol or IO encryption rules out fetching ranges in one batch. */
   def batchFetchAllowed: Boolean
+
+  /**
+   * The field count of Spark SQL's rows when `serializer` is SQL's `UnsafeRowSerializer`, so its
+   * streams can be read by [[SqlRowReader]]; None for any other serializer, or where the count
+   * cannot be had (the serializer's own deserializer then reads them).
+   */
+  def sqlRowFields(serializer: Serializer): Option[Int]
 }
 
 private[spark] object ReaderShims {
