@@ -13,7 +13,13 @@
  */
 package org.apache.spark.shuffle.kae
 
+import java.nio.ByteBuffer
+import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.atomic.AtomicLong
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.format.{BlockDecoder, SegmentInputStream}
 
 import io.github.kaeshuffle.it.Sessions
 import org.scalatest.funsuite.AnyFunSuite
@@ -22,7 +28,9 @@ import org.apache.spark.{SparkConf, TaskContext}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.shuffle.{ShuffleHandle, ShuffleWriteMetricsReporter, ShuffleWriter}
-import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
 import org.apache.spark.sql.functions.{col, concat, lit}
 
 /**
@@ -65,21 +73,76 @@ class RowCopySuite extends AnyFunSuite {
   }
 }
 
-/** Spark SQL's exchanges are read by [[SqlRowReader]], on every Spark line we build for. */
-class SqlRowReaderSuite extends AnyFunSuite {
-  test("the reader knows the rows' field count of a SQL exchange") {
-    val conf = Sessions.conf(Some("lz4"), Sessions.Kryo).set("spark.sql.adaptive.enabled", "false")
+/**
+ * Spark SQL's rows take our own row writer and reader ([[SqlRowWriter]], [[SqlRowReader]]) on
+ * every Spark line we build for, and the bytes stay the format of Spark's `UnsafeRowSerializer`.
+ */
+class SqlRowPathSuite extends AnyFunSuite {
+  private val conf = Sessions.conf(Some("lz4"), Sessions.Kryo)
+    .set("spark.sql.adaptive.enabled", "false")
+
+  private def exchange(spark: SparkSession) = spark.range(0, 5000, 1, 2)
+    .select((col("id") % 10).as("k"), col("id").as("v"), concat(lit("s"), col("id")).as("s"))
+    .repartition(4, col("k"))
+
+  private def dependencyOf(df: DataFrame) = {
+    val deps = df.queryExecution.executedPlan.collect { case e: ShuffleExchangeExec =>
+      e.shuffleDependency
+    }
+    assert(deps.size == 1)
+    deps.head
+  }
+
+  test("SQL exchanges take the row writer and reader, other serializers do not") {
     Sessions.withSession(conf) { spark =>
-      val df = spark.range(0, 1000, 1, 2)
-        .select((col("id") % 10).as("k"), col("id").as("v"), lit("x").as("s"))
-        .repartition(4, col("k"))
-      assert(df.collect().length == 1000)
-      val deps = df.queryExecution.executedPlan.collect {
-        case e: org.apache.spark.sql.execution.exchange.ShuffleExchangeExec => e.shuffleDependency
-      }
-      assert(deps.size == 1)
-      assert(ReaderShims.current.sqlRowFields(deps.head.serializer).contains(3))
-      assert(ReaderShims.current.sqlRowFields(new KryoSerializer(conf)).isEmpty)
+      val df = exchange(spark)
+      assert(df.collect().length == 5000)
+      val serializer = dependencyOf(df).serializer
+      assert(ReaderShims.current.sqlRowFields(serializer).contains(3))
+      assert(WriterShims.current.sqlRowWriter(serializer).isDefined)
+      val kryo = new KryoSerializer(conf)
+      assert(ReaderShims.current.sqlRowFields(kryo).isEmpty)
+      assert(WriterShims.current.sqlRowWriter(kryo).isEmpty)
+    }
+  }
+
+  test(
+    "Spark's own deserializer reads the rows the writer wrote, and the data size metric counts") {
+    Sessions.withSession(conf) { spark =>
+      val df = exchange(spark)
+      val expected = df.collect().map(r => (r.getLong(1), r.getString(2))).sorted.toSeq
+      val dep = dependencyOf(df)
+      val root = Paths.get(conf.get("spark.local.dir"))
+      val read = for {
+        (bytes, offsets) <- mapOutputs(root, dep.shuffleId)
+        p <- 0 until offsets.length - 1 if offsets(p + 1) > offsets(p)
+        raw = new SegmentInputStream(
+          ByteBuffer.wrap(bytes, offsets(p).toInt, (offsets(p + 1) - offsets(p)).toInt).slice(),
+          new BlockDecoder(null))
+        (_, row) <- dep.serializer.newInstance().deserializeStream(raw).asKeyValueIterator
+          .asInstanceOf[Iterator[(Int, UnsafeRow)]]
+      } yield (row.getLong(1), row.getUTF8String(2).toString)
+      assert(read.sorted == expected)
+      val dataSize = df.queryExecution.executedPlan.collect { case e: ShuffleExchangeExec =>
+        e.metrics("dataSize").value
+      }.head
+      assert(dataSize > 5000L * 16, s"data size metric: $dataSize")
+    }
+  }
+
+  /** Each map output's data bytes and index offsets of `shuffleId` under `root`. */
+  private def mapOutputs(root: Path, shuffleId: Int): Seq[(Array[Byte], Array[Long])] = {
+    val walk = Files.walk(root)
+    val files =
+      try walk.iterator.asScala.toList
+      finally walk.close()
+    files.filter(_.getFileName.toString.matches(s"shuffle_${shuffleId}_\\d+_0\\.index")).map {
+      index =>
+        val longs = ByteBuffer.wrap(Files.readAllBytes(index)).asLongBuffer()
+        val offsets = Array.fill(longs.remaining())(longs.get())
+        val data = files.find(_.getFileName.toString ==
+          index.getFileName.toString.replace(".index", ".data")).get
+        (Files.readAllBytes(data), offsets)
     }
   }
 }

@@ -26,6 +26,7 @@ import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.SerializationStream
 import org.apache.spark.shuffle.ShuffleWriter
 import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 import org.apache.spark.storage.TimeTrackingOutputStream
 
 /**
@@ -33,7 +34,8 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * SQL's rows) and shuffles without map-side combine.
  *
  * Each record is serialized once, straight into its partition's block buffer
- * ([[PartitionedBlockBuffer]]); a full block is compressed with one codec call. Up to
+ * ([[PartitionedBlockBuffer]]); a full block is compressed with one codec call. Spark SQL's rows
+ * are copied in in their serializer's format by [[SqlRowWriter]]; for other serializers, up to
  * `settings.partitionStreams` partitions, each partition has its own serialization stream, as
  * Spark's bypass-merge writer has (the serializer's buffer reaches the block buffer when it
  * fills); with more, one stream serves all and is flushed into the record's partition after each
@@ -100,12 +102,35 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     mapStatus = shims.mapStatus(blockManager, partitionLengths, mapId, rowChecksums.aggregated)
   }
 
+  /** Serializes every record into its partition's block buffer; returns the count. */
+  private def serializeAll(records: Iterator[Product2[K, V]]): Long =
+    shims.sqlRowWriter(dep.serializer) match {
+      case Some(rows) => writeSqlRows(records, rows)
+      case None => serializeRecords(records)
+    }
+
+  /** Spark SQL's rows, written in their serializer's format without its streams. */
+  private def writeSqlRows(records: Iterator[Product2[K, V]], rows: SqlRowWriter): Long = {
+    val partitioner = dep.partitioner
+    val checksummed = rowChecksums.enabled
+    var count = 0L
+    while (records.hasNext) {
+      val record = records.next()
+      if (serialize != null) serialize.begin()
+      val partition = partitioner.getPartition(record._1)
+      rows.write(record._2.asInstanceOf[UnsafeRow], partition, buffer)
+      if (checksummed) rowChecksums.update(partition, record._1, record._2)
+      if (serialize != null) serialize.end()
+      count += 1
+    }
+    count
+  }
+
   /**
-   * Serializes every record into its partition's block buffer; returns the count. A stream per
-   * partition (opened with the partition's first record), or one shared stream that is pointed at
-   * each record's partition and flushed into it.
+   * Records through the serializer: a stream per partition (opened with the partition's first
+   * record), or one shared stream that is pointed at each record's partition and flushed into it.
    */
-  private def serializeAll(records: Iterator[Product2[K, V]]): Long = {
+  private def serializeRecords(records: Iterator[Product2[K, V]]): Long = {
     val serializer = dep.serializer.newInstance()
     val partitioner = dep.partitioner
     val checksummed = rowChecksums.enabled

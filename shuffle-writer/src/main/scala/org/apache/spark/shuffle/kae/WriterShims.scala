@@ -15,9 +15,14 @@ package org.apache.spark.shuffle.kae
 
 import java.nio.file.Path
 
+import scala.util.Try
+
 import org.apache.spark.{ShuffleDependency, TaskContext}
+import org.apache.spark.internal.Logging
 import org.apache.spark.scheduler.MapStatus
+import org.apache.spark.serializer.Serializer
 import org.apache.spark.storage.BlockManager
+import org.apache.spark.util.AccumulatorV2
 import org.apache.spark.util.collection.ExternalSorter
 
 /**
@@ -52,12 +57,38 @@ private[spark] trait WriterShims {
 
   /** A new file in the executor's local dirs for a spill. */
   def newSpillFile(blockManager: BlockManager): Path
+
+  /**
+   * A writer of Spark SQL's rows in their serializer's format when `serializer` is SQL's
+   * `UnsafeRowSerializer`, carrying its data-size metric (its private `dataSize`, a constructor
+   * field from 3.5 to 4.2); None for any other serializer, or where the metric cannot be had (the
+   * serializer's own streams then write the rows). The same on every line.
+   */
+  def sqlRowWriter(serializer: Serializer): Option[SqlRowWriter] =
+    if (serializer.getClass.getName != WriterShims.SqlRowSerializer) None
+    else WriterShims.dataSizeField.map { f =>
+      new SqlRowWriter(f.get(serializer).asInstanceOf[AccumulatorV2[Long, Long]])
+    }
 }
 
-private[spark] object WriterShims {
+private[spark] object WriterShims extends Logging {
 
   /** The implementation for the Spark line this jar is built for. */
   val current: WriterShims = LineWriterShims
+
+  private val SqlRowSerializer = "org.apache.spark.sql.execution.UnsafeRowSerializer"
+
+  private lazy val dataSizeField = Try {
+    val f = Class.forName(SqlRowSerializer).getDeclaredField("dataSize")
+    f.setAccessible(true)
+    f
+  }.recover { case e =>
+    logWarning(
+      s"$SqlRowSerializer.dataSize is not readable here: SQL rows are written through the " +
+        "serializer's own streams",
+      e)
+    throw e
+  }.toOption
 }
 
 /**
