@@ -190,8 +190,10 @@ object TpchBench {
     val queries = Tpch.queries.map(_.name)
     sb ++= s"# TPC-H SF ${Tpch.scaleFactorName(sf).replace('_', '.')}: KAE Shuffle vs " +
       "Spark's shuffle\n\n"
+    val named =
+      if (configs == Configs) "" else s" -Dbench.configs=${configs.map(_.name).mkString(",")}"
     sb ++= s"Produced by `mvn -B -pl integration-tests -am -Pbench-tpch verify " +
-      s"-Dbench.sf=${Tpch.scaleFactorName(sf).replace('_', '.')} -Dbench.reps=$reps` (class " +
+      s"-Dbench.sf=${Tpch.scaleFactorName(sf).replace('_', '.')} -Dbench.reps=$reps$named` (class " +
       "`io.github.kaeshuffle.bench.TpchBench`): local[2], Kryo, Spark's SQL defaults (200 " +
       "shuffle partitions, AQE on), data from `io.trino.tpch:tpch:1.2` in Parquet with " +
       "`DECIMAL(15,2)` money; the configurations alternate within each repetition, one session " +

@@ -105,8 +105,9 @@ private[spark] object KaeShuffleConf {
     .createWithDefault("auto")
 
   val WRITER_PARTITION_STREAMS: ConfigEntry[Int] = entry("writer.partitionStreams")
-    .doc("Up to this many partitions, the block writer (Kryo, Spark SQL rows) keeps one " +
-      "serialization stream per partition, writing straight into the partition's block " +
+    .doc("Up to this many partitions, the block writer keeps one serialization stream per " +
+      "partition (Kryo and other relocatable serializers; Spark SQL's rows need none, they are " +
+      "copied into the buffers directly), writing straight into the partition's block " +
       "buffer; with more, one stream serves all partitions and is flushed into the record's " +
       "partition after every record. Each stream holds the serializer's own buffer (Kryo: " +
       "spark.kryoserializer.buffer, 64k), outside the memory Spark accounts, as in Spark's " +
