@@ -28,13 +28,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.junit.jupiter.api.Test;
 import scala.Tuple2;
-import scala.jdk.javaapi.CollectionConverters;
+import scala.collection.AbstractIterator;
 
 /** SqlRowReader reads Spark SQL's row stream format exactly, and keeps Spark's row contract. */
 class SqlRowReaderTest {
@@ -79,7 +80,21 @@ class SqlRowReaderTest {
   }
 
   private static SqlRowReader reader(List<InputStream> streams) {
-    return new SqlRowReader(CollectionConverters.asScala(streams.iterator()), 3);
+    // A Scala iterator over the list (no converter serves both Scala 2.12 and 2.13 from Java).
+    Iterator<InputStream> it = streams.iterator();
+    return new SqlRowReader(
+        new AbstractIterator<InputStream>() {
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public InputStream next() {
+            return it.next();
+          }
+        },
+        3);
   }
 
   private static byte[] bytesOf(UnsafeRow row) {
