@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B verify
 # On the other line: the writer's, reader's and manager's suites (Spark-facing; native-codec's
-# tests are Spark-free and ran above), the differential, local-cluster, corruption-recovery and
-# shuffle-service suites, and the deployable jar's contents and its refusal of another line.
+# tests are Spark-free and ran above), the differential and TPC-H differential, local-cluster,
+# corruption-recovery and shuffle-service suites, and the deployable jar's contents and its refusal
+# of another line.
 bash .build/test-line.sh spark-3.5 \
-  'org/apache/spark/shuffle/kae/*Suite,io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,WorkloadDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite'
+  'org/apache/spark/shuffle/kae/*Suite,org/apache/spark/shuffle/kae/*Test,io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,WorkloadDifferentialSuite,TpchDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite'

@@ -127,7 +127,9 @@ object Tpch {
   private def value(c: TpchColumn[TpchEntity], e: TpchEntity): Any = c.getType.getBase match {
     case TpchColumnType.Base.INTEGER => c.getInteger(e)
     case TpchColumnType.Base.IDENTIFIER => c.getIdentifier(e)
-    case TpchColumnType.Base.DATE => LocalDate.ofEpochDay(c.getDate(e).toLong)
+    // java.sql.Date: Spark 3.5 takes no LocalDate here unless its Java 8 time API is on.
+    case TpchColumnType.Base.DATE =>
+      java.sql.Date.valueOf(LocalDate.ofEpochDay(c.getDate(e).toLong))
     // The generator's doubles are cents / 100: rounding to two places gives the exact value.
     case TpchColumnType.Base.DOUBLE =>
       JBigDecimal.valueOf(c.getDouble(e)).setScale(2, RoundingMode.HALF_UP)
