@@ -159,9 +159,16 @@ object TpchBench {
   private def wall(runs: Seq[QueryRun], c: String, q: String): Double =
     median(runs.filter(r => r.config == c && r.query == q).map(_.wall))
 
-  /** Per repetition, the sum of the 22 query times of `c`. */
-  private def totals(runs: Seq[QueryRun], c: String): Map[Int, Double] =
-    runs.filter(_.config == c).groupBy(_.rep).map { case (rep, rs) => rep -> rs.map(_.wall).sum }
+  /** Per repetition, the sum over the 22 queries of `c` of `f` (by default the time). */
+  private def totals(
+      runs: Seq[QueryRun],
+      c: String,
+      f: QueryRun => Double = _.wall): Map[Int, Double] =
+    runs.filter(_.config == c).groupBy(_.rep).map { case (rep, rs) => rep -> rs.map(f).sum }
+
+  /** The median over repetitions of the shuffle bytes `c` wrote for the 22 queries. */
+  private def written(runs: Seq[QueryRun], c: String): Double =
+    median(totals(runs, c, _.written.toDouble).values.toSeq)
 
   /** The median over repetitions of `c`'s total / the baseline's total in the same repetition. */
   private def pairedRatio(runs: Seq[QueryRun], c: String): Seq[Double] = {
@@ -207,37 +214,35 @@ object TpchBench {
     sb ++= "| config | total s, median (min-max) | vs spark-lz4, median of paired ratios " +
       "(min-max) | written MiB | written vs spark-lz4 | codec calls/MiB | results |\n" +
       "|---|---:|---:|---:|---:|---:|---|\n"
-    val baseWritten = median(totals(runs, Baseline).keys.toSeq.map(rep =>
-      runs.filter(r => r.config == Baseline && r.rep == rep).map(_.written).sum.toDouble))
+    val baseWritten = written(runs, Baseline)
     for (c <- configs) {
       val t = totals(runs, c.name).values.toSeq
       val ratios = pairedRatio(runs, c.name)
-      val written = median(totals(runs, c.name).keys.toSeq.map(rep =>
-        runs.filter(r => r.config == c.name && r.rep == rep).map(_.written).sum.toDouble))
+      val bytes = written(runs, c.name)
       val raw = runs.filter(_.config == c.name).map(_.raw).sum.toDouble
       val calls = runs.filter(_.config == c.name).map(_.calls).sum.toDouble
       sb ++= s"| ${c.name} | ${fmt(median(t), "%.1f")} (${range(t, "%.1f")}) | " +
         s"${fmt(median(ratios), "%.3f")}x " +
         s"(${range(ratios, "%.3f")}) | " +
-        s"${fmt(written / 1048576.0, "%.1f")} | ${fmt(written / baseWritten, "%.3f")}x | " +
+        s"${fmt(bytes / 1048576.0, "%.1f")} | ${fmt(bytes / baseWritten, "%.3f")}x | " +
         s"${if (calls > 0) fmt(calls / (raw / 1048576.0), "%.1f") else "-"} | " +
         s"${if (runs.filter(_.config == c.name).forall(_.resultOk)) "identical" else "DIFFER"} |\n"
     }
     sb ++= "\n"
     notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
     sb ++= s"![$chart]($chart)\n\n"
+    doctor(sb, runs, configs.filter(_.kae))
     sb ++= "## Per query (median seconds; ratio to spark-lz4)\n\n"
     val kaeConfigs = configs.filter(_.name != Baseline)
-    doctor(sb, runs, configs.filter(_.kae))
     sb ++= "| query | " + configs.map(_.name + " s").mkString(" | ") + " | " +
       kaeConfigs.map(_.name + " ratio").mkString(" | ") + " | spark-lz4 written MiB |\n"
     sb ++= "|---|" + ("---:|" * (configs.size + kaeConfigs.size + 1)) + "\n"
     for (q <- queries) {
-      val written = median(runs.filter(r => r.config == Baseline && r.query == q)
+      val baseMib = median(runs.filter(r => r.config == Baseline && r.query == q)
         .map(_.written / 1048576.0))
       sb ++= s"| $q | " + configs.map(c => fmt(wall(runs, c.name, q), "%.2f")).mkString(" | ") +
         " | " + kaeConfigs.map(c => fmt(wall(runs, c.name, q) / wall(runs, Baseline, q), "%.2f"))
-          .mkString(" | ") + s" | ${fmt(written, "%.1f")} |\n"
+          .mkString(" | ") + s" | ${fmt(baseMib, "%.1f")} |\n"
     }
     sb.toString
   }

@@ -13,11 +13,7 @@
  */
 package org.apache.spark.shuffle.kae
 
-import java.nio.ByteBuffer
-import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.atomic.AtomicLong
-
-import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.format.{BlockDecoder, SegmentInputStream}
 
@@ -112,13 +108,10 @@ class SqlRowPathSuite extends AnyFunSuite {
       val df = exchange(spark)
       val expected = df.collect().map(r => (r.getLong(1), r.getString(2))).sorted.toSeq
       val dep = dependencyOf(df)
-      val root = Paths.get(conf.get("spark.local.dir"))
       val read = for {
-        (bytes, offsets) <- mapOutputs(root, dep.shuffleId)
-        p <- 0 until offsets.length - 1 if offsets(p + 1) > offsets(p)
-        raw = new SegmentInputStream(
-          ByteBuffer.wrap(bytes, offsets(p).toInt, (offsets(p + 1) - offsets(p)).toInt).slice(),
-          new BlockDecoder(null))
+        output <- ShuffleFiles.mapOutputs(spark.sparkContext, dep.shuffleId)
+        p <- output.segments.keys.toSeq.sorted
+        raw = new SegmentInputStream(output.segment(p), new BlockDecoder(null))
         (_, row) <- dep.serializer.newInstance().deserializeStream(raw).asKeyValueIterator
           .asInstanceOf[Iterator[(Int, UnsafeRow)]]
       } yield (row.getLong(1), row.getUTF8String(2).toString)
@@ -127,22 +120,6 @@ class SqlRowPathSuite extends AnyFunSuite {
         e.metrics("dataSize").value
       }.head
       assert(dataSize > 5000L * 16, s"data size metric: $dataSize")
-    }
-  }
-
-  /** Each map output's data bytes and index offsets of `shuffleId` under `root`. */
-  private def mapOutputs(root: Path, shuffleId: Int): Seq[(Array[Byte], Array[Long])] = {
-    val walk = Files.walk(root)
-    val files =
-      try walk.iterator.asScala.toList
-      finally walk.close()
-    files.filter(_.getFileName.toString.matches(s"shuffle_${shuffleId}_\\d+_0\\.index")).map {
-      index =>
-        val longs = ByteBuffer.wrap(Files.readAllBytes(index)).asLongBuffer()
-        val offsets = Array.fill(longs.remaining())(longs.get())
-        val data = files.find(_.getFileName.toString ==
-          index.getFileName.toString.replace(".index", ".data")).get
-        (Files.readAllBytes(data), offsets)
     }
   }
 }
