@@ -120,7 +120,8 @@ object Harness {
       resultOk: Boolean,
       stages: String = "",
       peakHeap: Long = 0L,
-      cpuMs: Long = 0L)
+      cpuMs: Long = 0L,
+      io: ProcessIo = ProcessIo.Zero)
 
   def main(args: Array[String]): Unit = {
     val outDir = Paths.get(args.lift(1).getOrElse("docs/benchmarks"))
@@ -205,7 +206,10 @@ object Harness {
         f(12).toBoolean,
         f.lift(13).getOrElse(""),
         f.lift(14).filter(_.nonEmpty).map(_.toLong).getOrElse(0L),
-        f.lift(15).filter(_.nonEmpty).map(_.toLong).getOrElse(0L)
+        f.lift(15).filter(_.nonEmpty).map(_.toLong).getOrElse(0L),
+        if (f.length > 20) {
+          ProcessIo(f(16).toLong, f(17).toLong, f(18).toLong, f(19).toLong, f(20).toLong)
+        } else ProcessIo.Zero
       )
     }.toSeq
   }
@@ -253,11 +257,13 @@ object Harness {
       })
       CountingDeflateCodec.reset()
       val heap = new HeapSampler
+      val io0 = ProcessIo.now()
       val t0 = System.nanoTime()
       val digest =
         try WorkloadJobs.run(workload, spark, size, 4)
         finally heap.stop()
       val wall = (System.nanoTime() - t0) / 1e9
+      val io = ProcessIo.now() - io0
       KaeSparkAccess.drainListeners(spark.sparkContext)
       val stageTimes = stages.asScala.map { case (id, sec) => s"$id:$sec" }.mkString(";")
       val (raw, calls, codecMs) = if (c.kae) {
@@ -286,7 +292,8 @@ object Harness {
           resultOk = true,
           stageTimes,
           heap.peak,
-          cpu.get / 1000000L
+          cpu.get / 1000000L,
+          io
         ),
         digest)
     }
@@ -302,15 +309,21 @@ object Harness {
 
   private def mib(b: Long): String = "%.1f".formatLocal(Locale.ROOT, b / 1048576.0)
 
+  /** The median of an I/O counter in MiB; "-" for runs recorded before the counters were. */
+  private def ioMib(v: Seq[Long]): String =
+    if (v.forall(_ == 0L)) "-" else mib(median(v.map(_.toDouble)).toLong)
+
   private def writeCsv(path: Path, runs: Seq[Run], size: String): Unit = {
     val sb = new StringBuilder("size,workload,config,rep,wall_s,shuffle_written_bytes," +
       "shuffle_read_bytes,raw_bytes,codec_calls,codec_ms,gc_ms,peak_execution_memory," +
-      "result_equal,stage_seconds,peak_heap_bytes,task_cpu_ms\n")
+      "result_equal,stage_seconds,peak_heap_bytes,task_cpu_ms,io_rchar,io_wchar,io_read_bytes," +
+      "io_write_bytes,io_cancelled_write_bytes\n")
     for (r <- runs) {
       sb ++= s"$size,${r.workload},${r.config},${r.rep},${r.wall},${r.written},${r.read}," +
         s"${r.raw},${r.calls},${if (r.codecMs.isNaN) "" else r.codecMs},${r.gcMs},${r.peakMem}," +
         s"${r.resultOk},${r.stages},${if (r.peakHeap > 0) r.peakHeap else ""}," +
-        s"${if (r.cpuMs > 0) r.cpuMs else ""}\n"
+        s"${if (r.cpuMs > 0) r.cpuMs else ""},${r.io.rchar},${r.io.wchar},${r.io.readBytes}," +
+        s"${r.io.writeBytes},${r.io.cancelledBytes}\n"
     }
     Files.writeString(path, sb.toString)
   }
@@ -347,7 +360,9 @@ object Harness {
     sb ++= targets(runs, size)
     notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
     sb ++= "Columns: *time* job wall time; *written* shuffle bytes on disk; *ratio* raw / " +
-      "written; *calls/MiB* and *bytes/call*: codec calls per MiB of raw data (KAE: one per " +
+      "written; *write() MiB* what the JVM passed to write system calls during the job (shuffle " +
+      "files, spills, anything else; `wchar` of /proc/self/io), *to disk MiB* what it sent to the " +
+      "storage layer (`write_bytes`); *calls/MiB* and *bytes/call*: codec calls per MiB of raw data (KAE: one per " +
       "block; the deflate stream baseline: one per write the serializer makes into the codec " +
       "stream; not counted for Spark's lz4, zstd and snappy, whose raw size is also not " +
       "counted); *vs family*: KAE time / Spark's time with the same codec family (lz4, zstd, " +
@@ -355,7 +370,8 @@ object Harness {
     charts.foreach(c => sb ++= s"![$c]($c)\n\n")
     for (w <- workloads) {
       sb ++= s"## $w\n\n| config | time s | written MiB | ratio | calls/MiB | bytes/call | " +
-        "codec ms | GC ms | vs family | vs lz4 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        "codec ms | GC ms | write() MiB | to disk MiB | vs family | vs lz4 |\n" +
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       for (c <- configs) {
         val rs = runs.filter(r => r.workload == w && r.config == c.name)
         if (rs.nonEmpty) {
@@ -373,6 +389,7 @@ object Harness {
             s"${if (calls > 0) num(calls / (raw / 1048576.0), "%.1f") else "-"} | " +
             s"${if (calls > 0) num(raw.toDouble / calls, "%.0f") else "-"} | " +
             s"${num(median(rs.map(_.codecMs)), "%.0f")} | ${median(rs.map(_.gcMs.toDouble)).toLong} | " +
+            s"${ioMib(rs.map(_.io.wchar))} | ${ioMib(rs.map(_.io.writeBytes))} | " +
             s"${if (c.kae) num(median(t) / medianWall(runs, w, c.baseline), "%.2f") else "-"} | " +
             s"${num(median(t) / medianWall(runs, w, "spark-lz4"), "%.2f")} |\n"
         }
