@@ -13,7 +13,6 @@
  */
 package io.github.kaeshuffle.writer;
 
-import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import io.github.kaeshuffle.format.SegmentIndexBuilder;
@@ -25,14 +24,16 @@ import java.util.Arrays;
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
  * buffer, and each time a buffer holds exactly {@code blockSize} bytes it is compressed with one
- * codec call into a frame kept in memory. At the end each partition becomes one segment: its frames
- * (spilled ones first, copied as they are), its last partial block, its index.
+ * codec call into a frame that goes straight to the task's {@link FrameFile}. At the end each
+ * partition becomes one segment: its frames (copied from the file, never recompressed), its last
+ * partial block, its index.
  *
- * <p>Memory comes from a {@link MemoryBudget}. Raw buffers start small (4 KiB by default) and
- * double up to the block size, so thousands of partitions cost little until they hold data. When
- * the budget says no, the compressed frames of every partition are written to a spill file (no
- * recompression later: the final merge copies them); only when that is not enough are the partial
- * blocks sealed as short frames and spilled too. Not thread-safe: one task's thread.
+ * <p>Memory comes from a {@link MemoryBudget} and is only ever the raw buffers and one frame: the
+ * compressed output is never held, so a task's memory does not grow with its output. Raw buffers
+ * start small (4 KiB by default) and double up to the block size, so thousands of partitions cost
+ * little until they hold data. When the budget says no, every partition's partial block is sealed
+ * as a short frame into the file and its raw buffer freed (a spill). Not thread-safe: one task's
+ * thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
   private static final byte[] EMPTY = new byte[0];
@@ -43,29 +44,22 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private final MemoryBudget budget;
   private final Partition[] partitions;
 
-  /** Where full blocks are encoded before they are copied into their partition's frames. */
+  /** Where each frame is encoded before it is appended to the file. */
   private final ByteBuffer frame;
 
-  /**
-   * Where a spill seals partial blocks: separate, as a spill may come while {@link #frame} holds a
-   * frame not yet stored.
-   */
-  private final ByteBuffer sealFrame;
-
-  private final FrameSpills spills;
+  private final FrameFile frames;
   private long held;
-  private long frameBytesInMemory;
   private long memorySpilled;
+  private long spilledBytes;
+  private int spillCount;
   private long sealedBlocks;
   private boolean spilling;
 
   private static final class Partition {
     byte[] raw = EMPTY;
     int rawLength;
-    byte[] frames = EMPTY;
-    int framesLength;
 
-    /** Every frame written so far, spilled or not, in order: the segment's index. */
+    /** Every frame written so far, in order: the segment's index. */
     final SegmentIndexBuilder index = new SegmentIndexBuilder();
   }
 
@@ -80,6 +74,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
 
   /**
    * @param firstBuffer first size of a partition's raw buffer (it doubles up to blockSize)
+   * @param spillFiles where the frame file goes
    */
   public PartitionedBlockBuffer(
       int numPartitions,
@@ -97,15 +92,14 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     this.firstBuffer = firstBuffer;
     this.encoder = encoder;
     this.budget = budget;
-    this.spills = new FrameSpills(spillFiles, numPartitions);
+    this.frames = new FrameFile(spillFiles, numPartitions);
     this.partitions = new Partition[numPartitions];
     for (int i = 0; i < numPartitions; i++) {
       partitions[i] = new Partition();
     }
     int frameRoom = encoder.maxFrameLength(blockSize);
-    reserveOrFail(2L * frameRoom);
+    reserveOrFail(frameRoom);
     this.frame = ByteBuffer.allocate(frameRoom);
-    this.sealFrame = ByteBuffer.allocate(frameRoom);
   }
 
   /** Appends one serialized record (or any bytes) to a partition. */
@@ -121,7 +115,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       off += n;
       len -= n;
       if (p.rawLength == blockSize) {
-        encodeToMemory(p);
+        frames.append(partition, frame, encodeFrame(p));
       }
     }
   }
@@ -130,39 +124,24 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     while (p.rawLength == p.raw.length) {
       int cap = p.raw.length;
       int newCap = Math.min(blockSize, Math.max(firstBuffer, cap * 2));
-      // When reserve spills instead, the loop looks again: a spill may have sealed p.
+      // When reserve spills instead, the loop looks again: the spill emptied p.
       if (reserve(newCap - cap)) {
         p.raw = Arrays.copyOf(p.raw, newCap);
       }
     }
   }
 
-  /** Compresses the partition's full raw block into a frame kept in memory. */
-  private void encodeToMemory(Partition p) throws IOException {
-    int length = encodeFrame(p, frame);
-    while (p.framesLength + length > p.frames.length) {
-      int cap = p.frames.length;
-      int newCap = Math.max(p.framesLength + length, Math.max(2 * cap, 16 * 1024));
-      if (reserve(newCap - cap)) {
-        p.frames = Arrays.copyOf(p.frames, newCap);
-      }
-    }
-    ByteBuffers.getAt(frame, 0, p.frames, p.framesLength, length);
-    p.framesLength += length;
-    frameBytesInMemory += length;
-  }
-
-  /** Encodes the partition's raw bytes into {@code into}; returns the frame length. */
-  private int encodeFrame(Partition p, ByteBuffer into) throws IOException {
-    into.clear();
-    int length = p.index.encode(encoder, ByteBuffer.wrap(p.raw, 0, p.rawLength), into);
+  /** Encodes the partition's raw bytes into {@link #frame}; returns the frame length. */
+  private int encodeFrame(Partition p) throws IOException {
+    frame.clear();
+    int length = p.index.encode(encoder, ByteBuffer.wrap(p.raw, 0, p.rawLength), frame);
     p.rawLength = 0;
     return length;
   }
 
   /**
    * Reserves memory, spilling to make room when the budget says no. Returns false when it spilled
-   * (the caller re-checks its state, which the spill may have changed, and asks again).
+   * (the caller re-checks its state, which the spill changed, and asks again).
    */
   private boolean reserve(long bytes) throws IOException {
     long got = budget.acquire(bytes);
@@ -171,11 +150,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return true;
     }
     budget.release(got);
-    if (frameBytesInMemory > 0) {
-      spill(false);
-    } else if (heldByPartitions() > 0) {
-      spill(true);
-    } else {
+    if (spill() == 0) {
       throw new IOException(
           "KAE Shuffle's writer could not get "
               + bytes
@@ -204,87 +179,68 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     held -= bytes;
   }
 
-  private long heldByPartitions() {
-    long sum = 0;
-    for (Partition p : partitions) {
-      sum += p.raw.length + p.frames.length;
-    }
-    return sum;
-  }
-
   /**
-   * Writes the frames held in memory to a new spill file and frees their memory; with {@code
-   * sealPartials} also closes every partial block as a short frame and frees the raw buffers.
-   * Returns the bytes of memory freed.
+   * Seals every partition's partial block as a short frame into the frame file and frees the raw
+   * buffers. Returns the bytes of memory freed (0 when there is nothing to free, or when called
+   * from inside a spill).
    */
-  public long spill(boolean sealPartials) throws IOException {
-    if (spilling || (frameBytesInMemory == 0 && !(sealPartials && heldByPartitions() > 0))) {
+  public long spill() throws IOException {
+    if (spilling) {
       return 0;
     }
     spilling = true;
     try {
-      long before = heldByPartitions();
-      spills.write((i, out) -> spillPartition(partitions[i], sealPartials, out));
-      long freed = before - heldByPartitions();
-      memorySpilled += freed;
-      release(freed);
+      long freed = 0;
+      long before = frames.bytes();
+      for (int i = 0; i < partitions.length; i++) {
+        Partition p = partitions[i];
+        if (p.rawLength > 0) {
+          frames.append(i, frame, encodeFrame(p));
+          sealedBlocks++;
+        }
+        freed += p.raw.length;
+        p.raw = EMPTY;
+      }
+      if (freed > 0) {
+        release(freed);
+        memorySpilled += freed;
+        spilledBytes += frames.bytes() - before;
+        spillCount++;
+      }
       return freed;
     } finally {
       spilling = false;
     }
   }
 
-  /** Writes a partition's frames (and sealed partial block) to a spill; frees its buffers. */
-  private long spillPartition(Partition p, boolean sealPartials, OutputStream out)
-      throws IOException {
-    long written = p.framesLength;
-    out.write(p.frames, 0, p.framesLength);
-    frameBytesInMemory -= p.framesLength;
-    p.framesLength = 0;
-    p.frames = EMPTY;
-    if (sealPartials) {
-      if (p.rawLength > 0) {
-        int length = encodeFrame(p, sealFrame);
-        out.write(sealFrame.array(), 0, length);
-        written += length;
-        sealedBlocks++;
+  /**
+   * Writes every non-empty partition as one segment, in partition order: its frames from the file,
+   * the last partial block, the index. Empty partitions are not opened.
+   */
+  public void writeTo(PartitionStreams streams) throws IOException {
+    for (int i = 0; i < partitions.length; i++) {
+      Partition p = partitions[i];
+      if (p.index.blockCount() == 0 && p.rawLength == 0) {
+        continue;
       }
-      p.raw = EMPTY;
+      OutputStream out = streams.open(i);
+      frames.copyTo(i, out);
+      if (p.rawLength > 0) {
+        int length = encodeFrame(p);
+        out.write(frame.array(), 0, length);
+      }
+      p.index.writeIndex(out);
+      streams.close(i, out);
+      release(p.raw.length);
+      partitions[i] = new Partition();
     }
-    return written;
   }
 
   /**
-   * Writes every non-empty partition as one segment, in partition order: spilled frames (copied),
-   * frames in memory, the last partial block, the index. Empty partitions are not opened.
+   * Bytes of sealed partial blocks spilled under memory pressure (Spark's "disk bytes spilled").
    */
-  public void writeTo(PartitionStreams streams) throws IOException {
-    try {
-      for (int i = 0; i < partitions.length; i++) {
-        Partition p = partitions[i];
-        if (p.index.blockCount() == 0 && p.rawLength == 0) {
-          continue;
-        }
-        OutputStream out = streams.open(i);
-        spills.copyTo(i, out);
-        out.write(p.frames, 0, p.framesLength);
-        if (p.rawLength > 0) {
-          int length = encodeFrame(p, frame);
-          out.write(frame.array(), 0, length);
-        }
-        p.index.writeIndex(out);
-        streams.close(i, out);
-        release(p.raw.length + p.frames.length);
-        frameBytesInMemory -= p.framesLength;
-        partitions[i] = new Partition();
-      }
-    } finally {
-      spills.doneReading();
-    }
-  }
-
   public long spilledBytes() {
-    return spills.bytes();
+    return spilledBytes;
   }
 
   /** Memory freed by spills so far (Spark's "memory bytes spilled"). */
@@ -293,15 +249,16 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /**
-   * Time in the spill files' streams and reading them back: the disk time of this buffer, timed
-   * around the disk itself (the output's partition streams are timed by their owner).
+   * Time in the frame file, writing frames and reading them back: the disk time of this buffer,
+   * timed around the disk itself (the output's partition streams are timed by their owner).
    */
   public long diskNanos() {
-    return spills.diskNanos();
+    return frames.diskNanos();
   }
 
+  /** Times memory ran out and partial blocks were sealed. */
   public int spillCount() {
-    return spills.count();
+    return spillCount;
   }
 
   /** Partial blocks closed early, as short frames, because memory ran out. */
@@ -309,11 +266,16 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     return sealedBlocks;
   }
 
-  /** Deletes spill files and gives all memory back. Idempotent. */
+  /** Memory held now: the raw buffers and the frame buffer. */
+  public long heldBytes() {
+    return held;
+  }
+
+  /** Deletes the frame file and gives all memory back. Idempotent. */
   @Override
   public void close() throws IOException {
     try {
-      spills.close();
+      frames.close();
     } finally {
       for (int i = 0; i < partitions.length; i++) {
         partitions[i] = new Partition();

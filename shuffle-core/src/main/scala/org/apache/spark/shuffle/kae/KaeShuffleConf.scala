@@ -74,8 +74,9 @@ private[spark] object KaeShuffleConf {
     .createWithDefaultString("256k")
 
   val WRITER_MAX_MEMORY: ConfigEntry[Long] = entry("writer.maxMemory")
-    .doc("Most execution memory one map task's block writer holds (raw partial blocks and " +
-      "compressed frames) before it spills frames to disk; 0 for no limit of its own (it then " +
+    .doc("Most execution memory one map task's block writer holds (its partitions' raw " +
+      "partial blocks; compressed frames go to disk as they are made) before it spills, " +
+      "closing the partial blocks early as short frames; 0 for no limit of its own (it then " +
       "takes what Spark's task memory manager grants, and spills when that says no). At least " +
       "a few blocks' worth is needed: 1m or more.")
     .bytesConf(ByteUnit.BYTE)

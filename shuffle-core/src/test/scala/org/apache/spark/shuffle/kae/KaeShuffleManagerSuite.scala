@@ -81,6 +81,7 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
   }
 
   test("spark.shuffle.kae.writer.maxMemory makes the block writer spill") {
+    // 100 raw buffers of 16 KiB do not fit in 1 MiB: partial blocks are sealed to disk.
     val spilled = new AtomicLong
     val conf = LocalSpark.conf().set(KaeShuffleConf.WRITER_MAX_MEMORY.key, "1m")
       .set(KaeShuffleConf.BLOCK_SIZE.key, "16k")
@@ -90,7 +91,7 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
           if (e.taskMetrics != null) spilled.addAndGet(e.taskMetrics.diskBytesSpilled)
       })
       val rdd = sc.parallelize(1 to 400000, 2).map(i => (i % 5000, s"value-$i-${i * 7919}"))
-        .partitionBy(new HashPartitioner(50))
+        .partitionBy(new HashPartitioner(100))
       val r = rdd.mapPartitions(it => Iterator(it.map(_._2.length.toLong).sum)).collect().sum
       sc.listenerBus.waitUntilEmpty()
       assert(handleOf(rdd).asInstanceOf[KaeShuffleHandle[_, _, _]].blockWriter)
@@ -98,7 +99,7 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
     }
     val plain = LocalSpark.withSpark(LocalSpark.conf(kae = false)) { sc =>
       sc.parallelize(1 to 400000, 2).map(i => (i % 5000, s"value-$i-${i * 7919}"))
-        .partitionBy(new HashPartitioner(50))
+        .partitionBy(new HashPartitioner(100))
         .mapPartitions(it => Iterator(it.map(_._2.length.toLong).sum)).collect().sum
     }
     assert(spilled.get > 0, "the writer must have spilled within 1 MiB")

@@ -39,9 +39,9 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * `settings.partitionStreams` partitions, each partition has its own serialization stream, as
  * Spark's bypass-merge writer has (the serializer's buffer reaches the block buffer when it
  * fills); with more, one stream serves all and is flushed into the record's partition after each
- * record. Nothing is sorted and no object is kept: memory holds raw partial blocks and compressed
- * frames, accounted to Spark's task memory manager, and spills move compressed frames to disk to
- * be copied - not recompressed - into the final output.
+ * record. Nothing is sorted and no object is kept: memory holds the raw partial blocks, accounted
+ * to Spark's task memory manager; compressed frames go to a file as they are made and are copied -
+ * not recompressed - into the final output; a spill seals the partial blocks into that file.
  */
 private[spark] class KaeBlockShuffleWriter[K, V](
     dep: ShuffleDependency[K, V, _],
@@ -60,7 +60,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   /** The doctor's serialization link, less the codec and disk time nested in it. */
   private var serialize: RecordSample = _
 
-  /** Time in Spark's map output streams and commit: the doctor's disk link, with the spills'. */
+  /** Time in Spark's map output streams and commit: the doctor's disk link, with the frame file's. */
   private var outputNanos = 0L
   private var diskNanos = 0L
   private val shims = WriterShims.current
@@ -228,8 +228,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       if ((trigger eq this) || buffer == null) {
         0L
       } else {
-        val freed = buffer.spill(false)
-        if (freed < size) freed + buffer.spill(true) else freed
+        buffer.spill()
       }
     }
   }
