@@ -14,9 +14,8 @@
 package io.github.kaeshuffle.reader;
 
 import io.github.kaeshuffle.codec.ByteBuffers;
+import io.github.kaeshuffle.codec.DirectMemory;
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -109,39 +108,9 @@ public final class DecodeWindow implements AutoCloseable {
       return;
     }
     closed = true;
-    free(backing);
+    DirectMemory.free(backing);
     if (file != null) {
       Files.deleteIfExists(file);
-    }
-  }
-
-  private static final Method INVOKE_CLEANER;
-  private static final Object UNSAFE;
-
-  static {
-    Method m = null;
-    Object u = null;
-    try {
-      Class<?> c = Class.forName("sun.misc.Unsafe");
-      Field f = c.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      u = f.get(null);
-      m = c.getMethod("invokeCleaner", ByteBuffer.class);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      // Without it, memory is released when the buffer is collected: still correct, later.
-    }
-    INVOKE_CLEANER = m;
-    UNSAFE = u;
-  }
-
-  /** Releases a direct or mapped buffer's memory now; it must not be used afterwards. */
-  public static void free(ByteBuffer buffer) {
-    if (buffer != null && buffer.isDirect() && INVOKE_CLEANER != null) {
-      try {
-        INVOKE_CLEANER.invoke(UNSAFE, buffer);
-      } catch (ReflectiveOperationException e) {
-        // Left to the garbage collector.
-      }
     }
   }
 }

@@ -13,13 +13,14 @@
  */
 package io.github.kaeshuffle.writer;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
+import io.github.kaeshuffle.codec.DirectMemory;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import io.github.kaeshuffle.format.SegmentIndexBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
@@ -30,14 +31,14 @@ import java.util.Arrays;
  *
  * <p>Memory comes from a {@link MemoryBudget} and is only ever the raw buffers and one frame: the
  * compressed output is never held, so a task's memory does not grow with its output. Raw buffers
- * start small (4 KiB by default) and double up to the block size, so thousands of partitions cost
- * little until they hold data. When the budget says no, every partition's partial block is sealed
- * as a short frame into the file and its raw buffer freed (a spill). Not thread-safe: one task's
- * thread.
+ * are off the Java heap ({@link DirectMemory}, freed as soon as they are done with): they live as
+ * long as the task, and on the heap every young collection would copy them and the old generation
+ * would fill with those of finished tasks. They start small (4 KiB by default) and double up to the
+ * block size, so thousands of partitions cost little until they hold data. When the budget says no,
+ * every partition's partial block is sealed as a short frame into the file and its raw buffer freed
+ * (a spill). Not thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
-  private static final byte[] EMPTY = new byte[0];
-
   private final int blockSize;
   private final int firstBuffer;
   private final BlockEncoder encoder;
@@ -56,8 +57,16 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private boolean spilling;
 
   private static final class Partition {
-    byte[] raw = EMPTY;
-    int rawLength;
+    /** The block being filled, position = its bytes so far; null until the partition has data. */
+    ByteBuffer raw;
+
+    int capacity() {
+      return raw == null ? 0 : raw.capacity();
+    }
+
+    int rawLength() {
+      return raw == null ? 0 : raw.position();
+    }
 
     /** Every frame written so far, in order: the segment's index. */
     final SegmentIndexBuilder index = new SegmentIndexBuilder();
@@ -106,27 +115,32 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   public void append(int partition, byte[] bytes, int off, int len) throws IOException {
     Partition p = partitions[partition];
     while (len > 0) {
-      if (p.rawLength == p.raw.length) {
+      if (p.rawLength() == p.capacity()) {
         growRaw(p);
       }
-      int n = Math.min(len, p.raw.length - p.rawLength);
-      System.arraycopy(bytes, off, p.raw, p.rawLength, n);
-      p.rawLength += n;
+      ByteBuffer raw = p.raw;
+      int n = Math.min(len, raw.remaining());
+      raw.put(bytes, off, n);
       off += n;
       len -= n;
-      if (p.rawLength == blockSize) {
+      if (raw.position() == blockSize) {
         frames.append(partition, frame, encodeFrame(p));
       }
     }
   }
 
   private void growRaw(Partition p) throws IOException {
-    while (p.rawLength == p.raw.length) {
-      int cap = p.raw.length;
+    while (p.rawLength() == p.capacity()) {
+      int cap = p.capacity();
       int newCap = Math.min(blockSize, Math.max(firstBuffer, cap * 2));
       // When reserve spills instead, the loop looks again: the spill emptied p.
       if (reserve(newCap - cap)) {
-        p.raw = Arrays.copyOf(p.raw, newCap);
+        ByteBuffer bigger = DirectMemory.allocate(newCap);
+        if (p.raw != null) {
+          bigger.put(ByteBuffers.flip(p.raw));
+          DirectMemory.free(p.raw);
+        }
+        p.raw = bigger;
       }
     }
   }
@@ -134,8 +148,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Encodes the partition's raw bytes into {@link #frame}; returns the frame length. */
   private int encodeFrame(Partition p) throws IOException {
     frame.clear();
-    int length = p.index.encode(encoder, ByteBuffer.wrap(p.raw, 0, p.rawLength), frame);
-    p.rawLength = 0;
+    int length = p.index.encode(encoder, ByteBuffers.flip(p.raw.duplicate()), frame);
+    ByteBuffers.clear(p.raw);
     return length;
   }
 
@@ -194,12 +208,12 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       long before = frames.bytes();
       for (int i = 0; i < partitions.length; i++) {
         Partition p = partitions[i];
-        if (p.rawLength > 0) {
+        if (p.rawLength() > 0) {
           frames.append(i, frame, encodeFrame(p));
           sealedBlocks++;
         }
-        freed += p.raw.length;
-        p.raw = EMPTY;
+        freed += p.capacity();
+        freeRaw(p);
       }
       if (freed > 0) {
         release(freed);
@@ -220,20 +234,27 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   public void writeTo(PartitionStreams streams) throws IOException {
     for (int i = 0; i < partitions.length; i++) {
       Partition p = partitions[i];
-      if (p.index.blockCount() == 0 && p.rawLength == 0) {
+      if (p.index.blockCount() == 0 && p.rawLength() == 0) {
         continue;
       }
       OutputStream out = streams.open(i);
       frames.copyTo(i, out);
-      if (p.rawLength > 0) {
+      if (p.rawLength() > 0) {
         int length = encodeFrame(p);
         out.write(frame.array(), 0, length);
       }
       p.index.writeIndex(out);
       streams.close(i, out);
-      release(p.raw.length);
+      release(p.capacity());
+      freeRaw(p);
       partitions[i] = new Partition();
     }
+  }
+
+  /** Frees a partition's raw buffer (its memory is released to the budget by the caller). */
+  private static void freeRaw(Partition p) {
+    DirectMemory.free(p.raw);
+    p.raw = null;
   }
 
   /**
@@ -278,6 +299,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       frames.close();
     } finally {
       for (int i = 0; i < partitions.length; i++) {
+        freeRaw(partitions[i]);
         partitions[i] = new Partition();
       }
       if (held > 0) {

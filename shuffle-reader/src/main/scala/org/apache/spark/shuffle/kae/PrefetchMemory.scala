@@ -17,6 +17,7 @@ import java.io.IOException
 import java.nio.ByteBuffer
 import java.nio.file.Path
 
+import io.github.kaeshuffle.codec.DirectMemory
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 
 import org.apache.spark.internal.Logging
@@ -91,7 +92,7 @@ private[kae] final class PrefetchMemory(
   /** Frees every window and staging buffer; none may be in use. */
   def close(): Unit = {
     allStaging.foreach { b =>
-      DecodeWindow.free(b)
+      DirectMemory.free(b)
       freeMemory(b.capacity())
     }
     allStaging = Nil

@@ -18,7 +18,7 @@ import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.nio.file.StandardOpenOption
 
-import io.github.kaeshuffle.reader.DecodeWindow
+import io.github.kaeshuffle.codec.DirectMemory
 import org.apache.commons.io.IOUtils
 
 import org.apache.spark.network.buffer.FileSegmentManagedBuffer
@@ -80,7 +80,7 @@ private[kae] final class WholeSegments(
   private def map(ch: FileChannel, offset: Long, length: Long): Whole = {
     val m = ch.map(FileChannel.MapMode.READ_ONLY, offset, length)
     mappedBytes += length
-    Whole(m, () => DecodeWindow.free(m))
+    Whole(m, () => DirectMemory.free(m))
   }
 
   private def fetched(in: InputStream): Option[Whole] = FetchedBytes.of(in) match {
