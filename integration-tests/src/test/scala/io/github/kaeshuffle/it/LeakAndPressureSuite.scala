@@ -38,6 +38,10 @@ class LeakAndPressureSuite extends AnyFunSuite {
     ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
       .find(_.getName == name).get
 
+  /** This JVM's open file descriptors (Linux; 0 elsewhere). */
+  private def openFiles(): Int =
+    Option(new java.io.File("/proc/self/fd").list()).map(_.length).getOrElse(0)
+
   private def manyTasks(sc: SparkContext): Long =
     sc.parallelize(0 until 50000, 500).map(i => (i % 997, i.toLong))
       .partitionBy(new HashPartitioner(500))
@@ -61,6 +65,7 @@ class LeakAndPressureSuite extends AnyFunSuite {
         val mapped = pool("mapped")
         val direct = pool("direct")
         val (mappedCount, directBytes) = (mapped.getCount, direct.getMemoryUsed)
+        val files = openFiles()
         tasks.set(0)
         assert(manyTasks(sc) == expected)
         KaeSparkAccess.drainListeners(sc)
@@ -72,6 +77,9 @@ class LeakAndPressureSuite extends AnyFunSuite {
         assert(
           direct.getMemoryUsed <= directBytes + (1L << 20),
           s"direct memory: ${direct.getMemoryUsed} after, $directBytes before")
+        // Every fetched stream is closed when its task ends, read to its end or not (each of
+        // the 500 reduce tasks reads about 100 streams: a leak shows as thousands of files).
+        assert(openFiles() <= files + 100, s"open files: ${openFiles()} after, $files before")
       }
     }
   }

@@ -35,8 +35,8 @@ import org.apache.spark.storage.{BlockId, BlockManagerId}
  *
  * With prefetching on, a stream whose bytes can be had whole ([[WholeSegments]]) is read
  * index-first and decompressed ahead on a [[DecompressorThreads]] thread into a window of
- * [[PrefetchMemory]]; a stream with a block larger than the window's slots (written with a larger
- * block size) is decoded from those bytes on the task's thread. Anything else is decoded as it
+ * [[PrefetchMemory]]; a stream of one block, or with a block larger than the window's slots
+ * (written with a larger block size), is decoded from those bytes on the task's thread. Anything else is decoded as it
  * streams in. Decoders are borrowed from the executor's pool: one for the task's thread (streams
  * come in turn), one per decompress-ahead stream while it runs.
  *
@@ -67,26 +67,36 @@ private[kae] final class SegmentStreams(
 
   private def decodeWhole(blockId: BlockId, in: InputStream): Option[InputStream] =
     whole.of(blockId, in, locate(blockId)).flatMap { bytes =>
-      memory.window() match {
-        case None =>
-          bytes.release()
-          None
-        case Some(w) =>
-          val segments =
-            try Segments.split(bytes.bytes)
-            catch {
-              case e: Exception =>
-                memory.giveBack(w)
-                bytes.release()
-                throw e
-            }
-          if (PrefetchingSegmentInput.fits(segments, w)) Some(ahead(segments, w, bytes, in))
-          else {
+      val segments =
+        try Segments.split(bytes.bytes)
+        catch {
+          case e: Exception =>
+            bytes.release()
+            throw e
+        }
+      if (blocks(segments) <= 1) {
+        // Nothing to decode ahead of: no window, no hand-off to a decompressor thread. With
+        // thousands of partitions most streams are one short block.
+        Some(inline(segments, bytes, in))
+      } else {
+        memory.window() match {
+          case None =>
+            bytes.release()
+            None
+          case Some(w) if PrefetchingSegmentInput.fits(segments, w) =>
+            Some(ahead(segments, w, bytes, in))
+          case Some(w) =>
             memory.giveBack(w)
             Some(inline(segments, bytes, in))
-          }
+        }
       }
     }
+
+  private def blocks(segments: java.util.List[Segment]): Int = {
+    var n = 0
+    segments.forEach(s => n += s.index().blockCount())
+    n
+  }
 
   private def ahead(
       segments: java.util.List[Segment],
@@ -111,19 +121,32 @@ private[kae] final class SegmentStreams(
     s
   }
 
-  /** Decodes bytes had whole on the task's thread (a block too large for the window's slots). */
+  /**
+   * Decodes bytes had whole on the task's thread (one block, or one too large for the slots).
+   * Tracked like the streams decoded ahead: a task that stops before the end of a stream (a
+   * `LIMIT`) still releases its bytes and the fetcher's stream when it ends.
+   */
   private def inline(
       segments: java.util.List[Segment],
       bytes: WholeSegments#Whole,
-      in: InputStream): InputStream =
-    new FilterInputStream(new SegmentInputStream(segments, decoder())) {
+      fetched: InputStream): InputStream = {
+    // Not named `in`: inside the FilterInputStream that name is its own inherited field.
+    val s: InputStream = new FilterInputStream(new SegmentInputStream(segments, decoder())) {
+      private var closed = false
       override def close(): Unit =
-        try super.close()
-        finally {
-          bytes.release()
-          in.close()
+        if (!closed) {
+          closed = true
+          try super.close()
+          finally {
+            open.remove(this)
+            bytes.release()
+            fetched.close()
+          }
         }
     }
+    open.put(s, ())
+    s
+  }
 
   /** The decoding statistics and where the bytes came from, once [[close]]d. */
   def stats(): BlockStats = decodeStats
