@@ -113,7 +113,7 @@ public final class Codecs {
       codec = exact(o);
     } else {
       for (CodecKind kind : o.codec().candidates()) {
-        codec = kind.open(o, notes);
+        codec = openOrNote(kind, o, notes);
         if (codec != null) {
           break;
         }
@@ -131,6 +131,17 @@ public final class Codecs {
             + "]"
             + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
     return new Selection(codec, o.codec(), reason);
+  }
+
+  /** A candidate, or null with the reason noted: its backend, or its Java library, is missing. */
+  private static BlockCodec openOrNote(CodecKind kind, CodecOptions o, List<String> notes)
+      throws CodecException {
+    try {
+      return kind.open(o, notes);
+    } catch (LinkageError e) {
+      notes.add(kind.id() + " not used: its library is not on the class path (" + e + ")");
+      return null;
+    }
   }
 
   /** Exactly the requested codec ({@code auto} not allowed), or a CodecException saying why not. */

@@ -117,7 +117,7 @@ class KaeZipBackendTest {
   }
 
   @Test
-  void autoPrefersKaezipThenLibdeflateThenZlib() throws Exception {
+  void autoPrefersKaezipThenZstd() throws Exception {
     CodecOptions withStandIn = TestCodecs.kaezipStandIn().toBuilder().codec(CodecKind.AUTO).build();
     assertEquals(CodecKind.KAEZIP.id(), Codecs.select(withStandIn).codec().name());
     CodecOptions noKae =
@@ -126,8 +126,18 @@ class KaeZipBackendTest {
             .kaezipLibrary("/nonexistent/libz.so")
             .kaezipSkipHardwareCheck(true)
             .build();
-    assertEquals(CodecKind.LIBDEFLATE.id(), Codecs.select(noKae).codec().name());
-    CodecOptions noLibdeflate = noKae.toBuilder().libdeflateLibrary("/nonexistent/ld.so").build();
+    Codecs.Selection s = Codecs.select(noKae);
+    assertEquals(CodecKind.ZSTD.id(), s.codec().name());
+    assertTrue(s.reason().contains("kaezip not used"), s.reason());
+  }
+
+  @Test
+  void libdeflateFallsBackToZlibWhenItsLibraryIsMissing() throws Exception {
+    CodecOptions noLibdeflate =
+        CodecOptions.builder()
+            .codec(CodecKind.LIBDEFLATE)
+            .libdeflateLibrary("/nonexistent/ld.so")
+            .build();
     Codecs.Selection s = Codecs.select(noLibdeflate);
     assertEquals(CodecKind.ZLIB.id(), s.codec().name());
     assertTrue(s.reason().contains("libdeflate not used"), s.reason());
