@@ -52,6 +52,12 @@ object Harness {
       "spark.shuffle.manager" -> "org.apache.spark.shuffle.kae.KaeShuffleManager",
       "spark.shuffle.kae.codec" -> codec))
 
+  /** The configurations a comma-separated list names, in its order, from `all`. */
+  def named(names: String, all: Seq[Config]): Seq[Config] =
+    names.split(',').toSeq.map(n =>
+      all.find(_.name == n).getOrElse(throw new IllegalArgumentException(
+        s"Unknown configuration $n: ${all.map(_.name).mkString(", ")}")))
+
   val AllConfigs: Seq[Config] = Seq(
     Config("spark-lz4", kae = false, "spark-lz4", Map("spark.io.compression.codec" -> "lz4")),
     Config(
@@ -144,10 +150,7 @@ object Harness {
       .getOrElse(WorkloadJobs.Names)
     // Named configurations run in the order named (to measure order effects, name them in
     // reverse too).
-    val configs = args.lift(5).filter(_ != "all").map(_.split(',').toSeq)
-      .map(_.map(n =>
-        (AllConfigs ++ ExtraConfigs).find(_.name == n).getOrElse(
-          throw new IllegalArgumentException(s"Unknown configuration $n"))))
+    val configs = args.lift(5).filter(_ != "all").map(named(_, AllConfigs ++ ExtraConfigs))
       .getOrElse(AllConfigs)
     if (args.head == "doctor") {
       org.apache.spark.shuffle.kae.DoctorRuns.write(outDir, size, workloads, configs)

@@ -54,9 +54,7 @@ object PartitionsBench {
     val counts = args.lift(1).getOrElse("200,2000,20000").split(',').map(_.toInt).toSeq
     val reps = args.lift(2).map(_.toInt).getOrElse(3)
     val all = Harness.AllConfigs :+ Harness.kae("auto", Baseline)
-    val configs = args.lift(3).getOrElse(s"$Baseline,kae-auto").split(',').toSeq.map(n =>
-      all.find(_.name == n).getOrElse(throw new IllegalArgumentException(
-        s"Unknown configuration $n: ${all.map(_.name).mkString(", ")}")))
+    val configs = Harness.named(args.lift(3).getOrElse(s"$Baseline,kae-auto"), all)
     require(configs.exists(_.name == Baseline), s"The configurations must include $Baseline.")
     val rows = args.lift(4).map(_.toLong).getOrElse(8000000L)
     val runs = args.lift(5).getOrElse("run") match {

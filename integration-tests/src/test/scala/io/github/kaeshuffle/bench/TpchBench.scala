@@ -66,10 +66,7 @@ object TpchBench {
     val sf = args.lift(1).map(_.toDouble).getOrElse(1.0)
     val reps = args.lift(2).map(_.toInt).getOrElse(3)
     val all = Configs ++ Harness.AllConfigs.filterNot(c => Configs.exists(_.name == c.name))
-    val configs = args.lift(3).filter(_ != "all").map(_.split(',').toSeq.map(n =>
-      all.find(_.name == n).getOrElse(throw new IllegalArgumentException(
-        s"Unknown configuration $n: ${all.map(_.name).mkString(", ")}"))))
-      .getOrElse(Configs)
+    val configs = args.lift(3).filter(_ != "all").map(Harness.named(_, all)).getOrElse(Configs)
     val dataRoot = Paths.get(args.lift(4).getOrElse("target/tpch"))
     val data = Sessions.withSession(conf(Configs.head)) { spark =>
       Tpch.generate(spark, sf, dataRoot)
