@@ -259,7 +259,12 @@ object Harness {
           }
       })
       CountingDeflateCodec.reset()
-      val heap = new HeapSampler
+      val heap = new PeakSampler(
+        50,
+        () => {
+          val rt = Runtime.getRuntime
+          rt.totalMemory() - rt.freeMemory()
+        })
       val io0 = ProcessIo.now()
       val t0 = System.nanoTime()
       val digest =
@@ -498,29 +503,5 @@ object Harness {
       names += file
     }
     names.toSeq
-  }
-
-  /** Samples the JVM's heap in use every 50 ms until stopped; keeps the peak. */
-  private class HeapSampler {
-    @volatile private var running = true
-    @volatile var peak = 0L
-    private val thread = new Thread(
-      () => {
-        val rt = Runtime.getRuntime
-        while (running) {
-          peak = math.max(peak, rt.totalMemory() - rt.freeMemory())
-          try Thread.sleep(50)
-          catch { case _: InterruptedException => running = false }
-        }
-      },
-      "heap-sampler"
-    )
-    thread.setDaemon(true)
-    thread.start()
-
-    def stop(): Unit = {
-      running = false
-      thread.join(1000)
-    }
   }
 }

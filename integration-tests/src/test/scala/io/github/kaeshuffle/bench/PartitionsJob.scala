@@ -51,7 +51,9 @@ object PartitionsJob {
       .set("spark.sql.adaptive.enabled", "false")
     args.drop(2).map(_.split("=", 2)).foreach(kv => conf.set(kv(0), kv(1)))
     val afterGc = new AfterGcPeak
-    val direct = new DirectSampler
+    val pool = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
+      .find(_.getName == "direct")
+    val direct = new PeakSampler(20, () => pool.map(_.getMemoryUsed).getOrElse(0L))
     val spark = SparkSession.builder().config(conf).getOrCreate()
     try {
       val t0 = System.nanoTime()
@@ -97,27 +99,5 @@ object PartitionsJob {
           .collect { case (pool, usage) if heapPools(pool) => usage.getUsed }.sum
         peak = math.max(peak, used)
       }
-  }
-
-  /** Samples the JVM's direct buffer pool every 20 ms; keeps the peak. */
-  private final class DirectSampler {
-    @volatile private var running = true
-    @volatile var peak = 0L
-    private val pool = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
-      .find(_.getName == "direct")
-    private val thread = new Thread(
-      () =>
-        while (running) {
-          pool.foreach(p => peak = math.max(peak, p.getMemoryUsed))
-          Thread.sleep(20)
-        },
-      "direct-sampler")
-    thread.setDaemon(true)
-    thread.start()
-
-    def stop(): Unit = {
-      running = false
-      thread.join(1000)
-    }
   }
 }

@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.writer;
 
+import io.github.kaeshuffle.codec.ByteBuffers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -62,8 +63,7 @@ final class FrameFile implements AutoCloseable {
     if (channel == null) {
       open();
     }
-    ByteBuffer bytes = frame.duplicate();
-    bytes.clear().limit(frameLength);
+    ByteBuffer bytes = ByteBuffers.range(frame, 0, frameLength);
     while (bytes.hasRemaining()) {
       channel.write(bytes, length + bytes.position());
     }

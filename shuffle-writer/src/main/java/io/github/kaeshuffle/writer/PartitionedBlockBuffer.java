@@ -287,11 +287,6 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     return sealedBlocks;
   }
 
-  /** Memory held now: the raw buffers and the frame buffer. */
-  public long heldBytes() {
-    return held;
-  }
-
   /** Deletes the frame file and gives all memory back. Idempotent. */
   @Override
   public void close() throws IOException {

@@ -36,8 +36,8 @@ import org.apache.spark.storage.{BlockId, BlockManagerId}
  * With prefetching on, a stream whose bytes can be had whole ([[WholeSegments]]) is read
  * index-first and decompressed ahead on a [[DecompressorThreads]] thread into a window of
  * [[PrefetchMemory]]; a stream of one block, or with a block larger than the window's slots
- * (written with a larger block size), is decoded from those bytes on the task's thread. Anything else is decoded as it
- * streams in. Decoders are borrowed from the executor's pool: one for the task's thread (streams
+ * (written with a larger block size), is decoded from those bytes on the task's thread. Anything
+ * else is decoded as it streams in. Decoders are borrowed from the executor's pool: one for the task's thread (streams
  * come in turn), one per decompress-ahead stream while it runs.
  *
  * @param locate where a block lives and its estimated size
