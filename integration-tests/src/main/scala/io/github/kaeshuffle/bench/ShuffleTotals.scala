@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong
 
 import org.apache.spark.Success
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /** Adds up, over successful tasks, Spark's shuffle metrics and KAE Shuffle's accumulators. */
 class ShuffleTotals extends SparkListener {
@@ -33,16 +34,16 @@ class ShuffleTotals extends SparkListener {
       bytesRead.addAndGet(m.shuffleReadMetrics.totalBytesRead)
       gcMillis.addAndGet(m.jvmGCTime)
       peakExecutionMemory.accumulateAndGet(m.peakExecutionMemory, math.max)
-      for (a <- e.taskInfo.accumulables; name <- a.name if name.startsWith("kae.shuffle.")) {
-        a.update.foreach {
-          case v: java.lang.Long => kae.computeIfAbsent(name, _ => new AtomicLong).addAndGet(v)
-          case _ =>
+      // Only a task of a KAE shuffle has them; Spark's own runs need not load our classes.
+      if (e.taskInfo.accumulables.exists(_.name.exists(_.startsWith("kae.shuffle")))) {
+        for ((name, v) <- KaeSparkAccess.kaeCounts(e.taskInfo)) {
+          kae.computeIfAbsent(name, _ => new AtomicLong).addAndGet(v)
         }
       }
     }
   }
 
-  /** A KAE accumulator's total, e.g. `write.codecCalls`; 0 when no task reported it. */
+  /** A KAE Shuffle count's total, e.g. `write.codecCalls`; 0 when no task reported it. */
   def kaeTotal(name: String): Long =
     Option(kae.get("kae.shuffle." + name)).map(_.get).getOrElse(0L)
 }

@@ -33,10 +33,10 @@ import java.nio.ByteBuffer;
  * compressed output is never held, so a task's memory does not grow with its output. Raw buffers
  * are off the Java heap ({@link DirectMemory}, freed as soon as they are done with): they live as
  * long as the task, and on the heap every young collection would copy them and the old generation
- * would fill with those of finished tasks. They start small (4 KiB by default) and double up to the
- * block size, so thousands of partitions cost little until they hold data. When the budget says no,
- * every partition's partial block is sealed as a short frame into the file and its raw buffer freed
- * (a spill). Not thread-safe: one task's thread.
+ * would fill with those of finished tasks. They start small (4 KiB, less when there are many
+ * thousands of partitions) and double up to the block size, so partitions cost little until they
+ * hold data. When the budget says no, every partition's partial block is sealed as a short frame
+ * into the file and its raw buffer freed (a spill). Not thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
   private final int blockSize;
@@ -78,8 +78,28 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       BlockEncoder encoder,
       MemoryBudget budget,
       SpillFiles spillFiles) {
-    this(numPartitions, blockSize, Math.min(4096, blockSize), encoder, budget, spillFiles);
+    this(
+        numPartitions,
+        blockSize,
+        firstBuffer(numPartitions, Math.min(4096, blockSize)),
+        encoder,
+        budget,
+        spillFiles);
   }
+
+  /**
+   * A partition's first raw buffer: {@code largest}, or less when there are so many partitions that
+   * {@code largest} each would pass {@link #FIRST_BUFFERS} (8 MiB), never under 512 bytes. At
+   * 20,000 partitions a map task's share of each is often about 2 KB, and 4 KiB buffers held twice
+   * its data (docs/benchmarks/Partitions-notes.md).
+   */
+  public static int firstBuffer(int numPartitions, int largest) {
+    long fair = Long.highestOneBit(Math.max(1, FIRST_BUFFERS / Math.max(1, numPartitions)));
+    return (int) Math.min(largest, Math.max(512, fair));
+  }
+
+  /** The first buffers of all partitions together, which decides the first size when many. */
+  static final long FIRST_BUFFERS = 8L << 20;
 
   /**
    * @param firstBuffer first size of a partition's raw buffer (it doubles up to blockSize)

@@ -223,4 +223,16 @@ class PartitionedBlockBufferTest {
       assertEquals(0, budget.used);
     }
   }
+
+  @Test
+  void firstBuffersShrinkWhenPartitionsAreManyThousands() {
+    assertEquals(4096, PartitionedBlockBuffer.firstBuffer(200, 4096));
+    assertEquals(4096, PartitionedBlockBuffer.firstBuffer(2000, 4096));
+    assertEquals(1024, PartitionedBlockBuffer.firstBuffer(5000, 4096));
+    assertEquals(512, PartitionedBlockBuffer.firstBuffer(20000, 4096));
+    assertEquals(512, PartitionedBlockBuffer.firstBuffer(1 << 20, 4096));
+    // The setting is the most it starts at.
+    assertEquals(1024, PartitionedBlockBuffer.firstBuffer(10, 1024));
+    assertEquals(32768, PartitionedBlockBuffer.firstBuffer(200, 65536));
+  }
 }

@@ -14,6 +14,7 @@
 package org.apache.spark.shuffle.kae
 
 import org.apache.spark.{ShuffleDependency, SparkContext}
+import org.apache.spark.scheduler.TaskInfo
 
 /** Lets the tests and benchmarks, outside Spark's packages, use what Spark keeps private. */
 object KaeSparkAccess {
@@ -45,6 +46,10 @@ object KaeSparkAccess {
   /** Hands `sink` the shuffle doctor's diagnosis line of every stage completed from now on. */
   def onDiagnoses(sc: SparkContext)(sink: String => Unit): Unit =
     sc.addSparkListener(new KaeStageSummaryListener(summaries = false, out = sink))
+
+  /** KAE Shuffle's counts in a task's accumulator updates, by full name (`kae.shuffle.*`). */
+  def kaeCounts(task: TaskInfo): Map[String, Long] =
+    KaeStageSummaryListener.kaeValues(task.accumulables, _.update)
 
   /** Waits until every listener has seen every event posted so far. */
   def drainListeners(sc: SparkContext): Unit = sc.listenerBus.waitUntilEmpty()

@@ -88,7 +88,9 @@ private[spark] object KaeShuffleConf {
   val WRITER_INITIAL_BUFFER: ConfigEntry[Long] = entry("writer.initialBufferSize")
     .doc("First size of a partition's raw block buffer in the block writer; it doubles up to " +
       "the block size as the partition fills. Small values keep shuffles with thousands of " +
-      "partitions cheap. From 1k to the block size.")
+      "partitions cheap. The most it starts at: with over 2,048 partitions buffers start at 8 " +
+      "MiB over the partition count (a power of two, at least 512 bytes; 512 at 20,000 " +
+      "partitions). From 1k to the block size.")
     .bytesConf(ByteUnit.BYTE)
     .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
     .createWithDefaultString("4k")
@@ -209,8 +211,9 @@ private[spark] object KaeShuffleConf {
     .doc("The shuffle doctor: measure, in every task, the time in each link of the shuffle " +
       "chain (serialization, compress, disk write; fetch, decompress, deserialization; exact " +
       "per block, sampled on one record in 32) and log per stage which link bounds it and what " +
-      "a faster codec or disk could save (docs/tuning.md). The times are also accumulators " +
-      "(`kae.shuffle.*Nanos`) on each stage's page of the Spark UI and in the event log.")
+      "a faster codec or disk could save (docs/tuning.md). The times are also counts " +
+      "(`*Nanos`) of the `kae.shuffle` accumulator on each stage's page of the Spark UI and in " +
+      "the event log.")
     .booleanConf
     .createWithDefault(true)
 

@@ -20,7 +20,7 @@ import org.apache.spark.shuffle.BaseShuffleHandle
  * A shuffle that KAE Shuffle writes and reads. Shuffles it does not serve get the handles of
  * Spark's sort shuffle, and are written and read by it.
  *
- * @param metrics the shuffle's accumulators; null when no SparkContext was active to register
+ * @param metrics the shuffle's accumulator; null when no SparkContext was active to register
  *     them (then nothing is counted)
  * @param blockWriter true for the fast writer ([[KaeBlockShuffleWriter]]: relocatable
  *     serializer, no map-side combine), false for [[KaeSortShuffleWriter]]

@@ -16,19 +16,49 @@ package org.apache.spark.shuffle.kae
 import io.github.kaeshuffle.format.BlockStats
 
 import org.apache.spark.SparkContext
-import org.apache.spark.util.LongAccumulator
+import org.apache.spark.util.AccumulatorV2
 
 /**
- * Accumulators of one shuffle, by name, registered on the driver when the shuffle is registered
- * and shipped to tasks inside the shuffle handle: the Spark UI shows them on each stage's page,
- * and [[KaeStageSummaryListener]] turns them into one driver log line per stage.
+ * The counts of one shuffle ([[KaeShuffleMetrics.Names]]: bytes, codec calls, link times), as
+ * **one** accumulator named `kae.shuffle`, registered on the driver when the shuffle is registered
+ * and shipped to tasks inside the shuffle handle. One, not one per count: every task deserializes
+ * the accumulators of the handles it uses, sends all of them back with its result, and the driver
+ * merges and keeps each named one per task for the UI; with one per count (29 per shuffle, two
+ * shuffles for a task that reads one and writes another) that cost 5-14% of a job's time and a
+ * third of its heap after GC at 20,000 partitions (docs/benchmarks/Partitions-notes.md). The Spark UI shows
+ * the value on each stage's page as `write.rawBytes=..., write.codecCalls=...` (non-zero counts);
+ * [[KaeStageSummaryListener]] reads it back (also from an event log) into one driver log line per
+ * stage. Not thread-safe, as Spark's own accumulators: a task adds from its own thread.
  */
-private[spark] class KaeShuffleMetrics private (
-    accumulators: Map[String, LongAccumulator]) extends Serializable {
+private[spark] final class KaeShuffleMetrics extends AccumulatorV2[ShuffleCounts, ShuffleCounts] {
   import KaeShuffleMetrics._
 
-  /** The accumulator of a metric named in the companion (e.g. [[KaeShuffleMetrics.WriteRawBytes]]). */
-  def apply(name: String): LongAccumulator = accumulators(name)
+  private val counts = new Array[Long](Names.size)
+
+  override def isZero: Boolean = counts.forall(_ == 0L)
+
+  override def copy(): KaeShuffleMetrics = {
+    val c = new KaeShuffleMetrics
+    System.arraycopy(counts, 0, c.counts, 0, counts.length)
+    c
+  }
+
+  override def reset(): Unit = java.util.Arrays.fill(counts, 0L)
+
+  override def add(v: ShuffleCounts): Unit = Names.indices.foreach(i => counts(i) += v(Names(i)))
+
+  override def merge(other: AccumulatorV2[ShuffleCounts, ShuffleCounts]): Unit = other match {
+    case o: KaeShuffleMetrics => counts.indices.foreach(i => counts(i) += o.counts(i))
+    case _ => throw new UnsupportedOperationException(
+        s"Cannot merge ${getClass.getName} with ${other.getClass.getName}")
+  }
+
+  /** A snapshot of the non-zero counts: the UI keeps one per task while tasks go on adding. */
+  override def value: ShuffleCounts =
+    ShuffleCounts(Names.indices.filter(counts(_) != 0L).map(i => Names(i) -> counts(i)).toMap)
+
+  /** This accumulator's count of a metric named in the companion. */
+  def apply(name: String): Long = counts(Index(name))
 
   def addWrite(s: BlockStats, times: WriteTimes): Unit = {
     add(WriteRawBytes, s.rawBytes())
@@ -71,11 +101,14 @@ private[spark] class KaeShuffleMetrics private (
     add(waitNanos, s.sessionWaitNanos())
   }
 
-  private def add(name: String, value: Long): Unit = accumulators(name).add(value)
+  private def add(name: String, value: Long): Unit = counts(Index(name)) += value
 }
 
 private[spark] object KaeShuffleMetrics {
-  val Prefix = "kae.shuffle."
+
+  /** The accumulator's name; each count's name is this, a dot, and what it counts. */
+  val AccumulatorName = "kae.shuffle"
+  val Prefix = AccumulatorName + "."
   val WriteRawBytes = Prefix + "write.rawBytes"
   val WriteStoredBytes = Prefix + "write.storedBytes"
   val WriteCodecCalls = Prefix + "write.codecCalls"
@@ -151,6 +184,11 @@ private[spark] object KaeShuffleMetrics {
     ReadSessionWaitNanos
   )
 
-  def register(sc: SparkContext): KaeShuffleMetrics =
-    new KaeShuffleMetrics(Names.map(n => n -> sc.longAccumulator(n)).toMap)
+  private val Index: Map[String, Int] = Names.zipWithIndex.toMap
+
+  def register(sc: SparkContext): KaeShuffleMetrics = {
+    val m = new KaeShuffleMetrics
+    sc.register(m, AccumulatorName)
+    m
+  }
 }

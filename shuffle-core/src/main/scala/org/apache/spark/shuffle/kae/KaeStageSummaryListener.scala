@@ -93,16 +93,20 @@ private[spark] class KaeStageSummaryListener(
 private[spark] object KaeStageSummaryListener {
   import KaeShuffleMetrics._
 
+  /** The KAE Shuffle counts among a task's or a stage's accumulables, by full name. */
   def kaeValues(
       infos: Iterable[AccumulableInfo],
       pick: AccumulableInfo => Option[Any]): Map[String, Long] = {
     infos.toSeq.flatMap { a =>
       (a.name, pick(a)) match {
-        case (Some(n), Some(v: java.lang.Long)) if n.startsWith(Prefix) => Some(n -> v.longValue)
+        case (Some(AccumulatorName), Some(c: ShuffleCounts)) => c.counts.toSeq
         // Replayed from an event log, accumulators other than Spark's own come back as text.
+        case (Some(AccumulatorName), Some(v: String)) =>
+          ShuffleCounts.parse(v).map(_.counts.toSeq).getOrElse(Nil)
+        // Event logs of earlier versions, which had one accumulator per count.
         case (Some(n), Some(v: String)) if n.startsWith(Prefix) =>
           Try(v.toLong).toOption.map(n -> _)
-        case _ => None
+        case _ => Nil
       }
     }.groupBy(_._1).map { case (n, values) => n -> values.map(_._2).sum }
   }

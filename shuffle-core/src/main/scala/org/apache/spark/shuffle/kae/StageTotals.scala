@@ -19,7 +19,7 @@ package org.apache.spark.shuffle.kae
  * @param runNanos the tasks' run time (Spark's executorRunTime)
  * @param readBytes shuffle bytes fetched (Spark's shuffle read metrics)
  * @param writeBytes shuffle bytes written (Spark's shuffle write metrics)
- * @param kae KAE Shuffle's accumulators (`kae.shuffle.*`)
+ * @param kae KAE Shuffle's counts by full name (`kae.shuffle.*`)
  */
 private[spark] case class StageTotals(
     stageId: Int,

@@ -43,8 +43,8 @@ class HardwareFaultSuite extends AnyFunSuite {
           d.shuffleHandle match {
             case h: KaeShuffleHandle[_, _, _] =>
               Some((
-                h.metrics(KaeShuffleMetrics.WriteSoftwareBlocks).sum,
-                h.metrics(KaeShuffleMetrics.ReadSoftwareBlocks).sum))
+                h.metrics(KaeShuffleMetrics.WriteSoftwareBlocks),
+                h.metrics(KaeShuffleMetrics.ReadSoftwareBlocks)))
             case _ => None
           }
         case _ => None
@@ -77,7 +77,7 @@ class HardwareFaultSuite extends AnyFunSuite {
           case d: ShuffleDependency[_, _, _] =>
             d.shuffleHandle match {
               case h: KaeShuffleHandle[_, _, _] =>
-                h.metrics(KaeShuffleMetrics.WriteOverflowBlocks).sum
+                h.metrics(KaeShuffleMetrics.WriteOverflowBlocks)
               case _ => 0L
             }
           case _ => 0L

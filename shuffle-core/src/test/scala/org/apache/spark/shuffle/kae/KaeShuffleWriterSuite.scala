@@ -72,9 +72,9 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
       val handle = handleOf(rdd)
       assert(handle.blockWriter, "Kryo without combine takes the block writer")
       assert(
-        handle.metrics(KaeShuffleMetrics.WriteCodecCalls).value == blocks,
+        handle.metrics(KaeShuffleMetrics.WriteCodecCalls) == blocks,
         "one codec call per block")
-      assert(handle.metrics(KaeShuffleMetrics.WriteRawBytes).value ==
+      assert(handle.metrics(KaeShuffleMetrics.WriteRawBytes) ==
         outputs.flatMap(_.segments.values).map(_.totalRawLength).sum)
     }
   }
@@ -97,28 +97,28 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
         }.partitionBy(new HashPartitioner(3))
         rdd.count()
         val m = handleOf(rdd).metrics
-        assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value > 0)
+        assert(m(KaeShuffleMetrics.WriteStoredRawBlocks) > 0)
         if (probe == "auto") {
           // Only the last, partial block of each segment (2 maps x 3 partitions) is too small
           // to probe.
           assert(
-            m(KaeShuffleMetrics.WriteCodecCalls).value <= 6,
+            m(KaeShuffleMetrics.WriteCodecCalls) <= 6,
             "full random blocks need no codec call")
-          assert(m(KaeShuffleMetrics.WriteProbedRawBlocks).value >= 100)
-          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value ==
-            m(KaeShuffleMetrics.WriteProbedRawBlocks).value + m(
-              KaeShuffleMetrics.WriteCodecCalls).value)
+          assert(m(KaeShuffleMetrics.WriteProbedRawBlocks) >= 100)
+          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks) ==
+            m(KaeShuffleMetrics.WriteProbedRawBlocks) + m(
+              KaeShuffleMetrics.WriteCodecCalls))
         } else {
-          assert(m(KaeShuffleMetrics.WriteProbedRawBlocks).value == 0)
-          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks).value == m(
-            KaeShuffleMetrics.WriteCodecCalls).value)
+          assert(m(KaeShuffleMetrics.WriteProbedRawBlocks) == 0)
+          assert(m(KaeShuffleMetrics.WriteStoredRawBlocks) == m(
+            KaeShuffleMetrics.WriteCodecCalls))
         }
         assert(
-          m(KaeShuffleMetrics.WriteStoredBytes).value == m(KaeShuffleMetrics.WriteRawBytes).value)
+          m(KaeShuffleMetrics.WriteStoredBytes) == m(KaeShuffleMetrics.WriteRawBytes))
         val onDisk = ShuffleFiles.mapOutputs(sc, 0).map(o => Files.size(o.data)).sum
         assert(
-          onDisk <= m(KaeShuffleMetrics.WriteRawBytes).value * 1.01,
-          s"$onDisk vs ${m(KaeShuffleMetrics.WriteRawBytes).value}")
+          onDisk <= m(KaeShuffleMetrics.WriteRawBytes) * 1.01,
+          s"$onDisk vs ${m(KaeShuffleMetrics.WriteRawBytes)}")
       }
     }
   }

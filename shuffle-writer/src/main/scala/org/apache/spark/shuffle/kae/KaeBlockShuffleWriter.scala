@@ -84,10 +84,11 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     buffer = new PartitionedBlockBuffer(
       numPartitions,
       settings.blockSize,
-      settings.initialBufferSize,
+      PartitionedBlockBuffer.firstBuffer(numPartitions, settings.initialBufferSize),
       encoder,
       memory,
-      () => shims.newSpillFile(blockManager))
+      () => shims.newSpillFile(blockManager)
+    )
     memory.buffer = buffer
     if (doctor) {
       val b = buffer
