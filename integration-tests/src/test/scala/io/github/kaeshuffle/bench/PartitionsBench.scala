@@ -47,6 +47,7 @@ object PartitionsBench {
       heapAfterGc: Long,
       direct: Long,
       gcMs: Long,
+      cpu: Double,
       result: String)
 
   def main(args: Array[String]): Unit = {
@@ -85,7 +86,8 @@ object PartitionsBench {
       val r = once(c, p, rows).copy(rep = rep)
       runs += r
       println(f"rep $rep%d P=$p%-6d ${c.name}%-12s ${r.wall}%7.2f s rss ${r.rss >> 20}%5d MiB " +
-        s"heap after GC ${r.heapAfterGc >> 20} MiB direct ${r.direct >> 20} MiB GC ${r.gcMs} ms")
+        s"heap after GC ${r.heapAfterGc >> 20} MiB direct ${r.direct >> 20} MiB GC ${r.gcMs} ms " +
+        f"CPU ${r.cpu}%.1f s")
     }
     runs.toSeq
   }
@@ -101,7 +103,8 @@ object PartitionsBench {
         f(5).toLong,
         f(6).toLong,
         f(7).toLong,
-        f(8))
+        f(8).toDouble,
+        f(9))
     }.toSeq
 
   /** Runs the job in a new JVM with this JVM's options (less heap size and recordings). */
@@ -134,15 +137,26 @@ object PartitionsBench {
       f("heapAfterGc").toLong,
       f("direct").toLong,
       f("gcMs").toLong,
+      f("cpu").toDouble,
       s"groups=${f("groups")} rows=${f("rows")}"
     )
   }
 
   private def writeCsv(path: Path, runs: Seq[Run]): Unit = {
     val header = "config,partitions,rep,wall_s,peak_rss_bytes,heap_after_gc_bytes," +
-      "direct_bytes,gc_ms,result"
+      "direct_bytes,gc_ms,cpu_s,result"
     val lines = runs.map(r =>
-      Seq(r.config, r.partitions, r.rep, r.wall, r.rss, r.heapAfterGc, r.direct, r.gcMs, r.result)
+      Seq(
+        r.config,
+        r.partitions,
+        r.rep,
+        r.wall,
+        r.rss,
+        r.heapAfterGc,
+        r.direct,
+        r.gcMs,
+        r.cpu,
+        r.result)
         .mkString(","))
     Files.write(path, (header +: lines).asJava)
   }
@@ -180,22 +194,24 @@ object PartitionsBench {
       s"within each repetition, one untimed round at the smallest P first, then $reps " +
       "repetitions. Peak RSS is the JVM's `VmHWM`; heap after GC the most heap in use right " +
       "after any collection; direct memory the most in the JVM's direct buffer pool (sampled " +
-      "every 20 ms); GC time over the JVM's life. Ratios are medians of per-repetition pairs " +
+      "every 20 ms); GC time over the JVM's life; CPU the process's CPU time, all threads (on a " +
+      "shared host, cycles stolen by neighbours show in the time, not here). Ratios are medians of per-repetition pairs " +
       s"against $Baseline. Every run: [Partitions.csv](Partitions.csv).\n\n"
     sb ++= MachineInfo.describe()
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala " +
       s"${scala.util.Properties.versionNumberString}\n\n"
     sb ++= s"![$chart]($chart)\n\n"
-    sb ++= "| P | config | time s, median (min-max) | time vs spark | peak RSS MiB | RSS vs " +
-      "spark | heap after GC MiB | direct MiB | GC ms | results |\n" +
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
+    sb ++= "| P | config | time s, median (min-max) | time vs spark | CPU s | CPU vs spark | " +
+      "peak RSS MiB | RSS vs spark | heap after GC MiB | direct MiB | GC ms | results |\n" +
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
     for (p <- counts; c <- configs) {
       val rs = of(runs, c.name, p)
       val t = rs.map(_.wall)
       val vs = (f: Run => Double) =>
         if (c.name == Baseline) "-" else fmt(median(paired(runs, c.name, p, f)), "%.2f") + "x"
       sb ++= s"| $p | ${c.name} | ${fmt(median(t), "%.2f")} (${fmt(t.min, "%.2f")}-" +
-        s"${fmt(t.max, "%.2f")}) | ${vs(_.wall)} | ${mib(rs.map(_.rss))} | " +
+        s"${fmt(t.max, "%.2f")}) | ${vs(_.wall)} | ${fmt(median(rs.map(_.cpu)), "%.1f")} | " +
+        s"${vs(_.cpu)} | ${mib(rs.map(_.rss))} | " +
         s"${vs(_.rss.toDouble)} | ${mib(rs.map(_.heapAfterGc))} | ${mib(rs.map(_.direct))} | " +
         s"${median(rs.map(_.gcMs.toDouble)).toLong} | " +
         s"${if (rs.forall(_.result == expected)) "identical" else "DIFFER"} |\n"
@@ -216,7 +232,9 @@ object PartitionsBench {
       .xAxisTitle("partitions").yAxisTitle("ratio (lower is better)").build()
     val xs = counts.map(_.toString).asJava
     for (c <- configs if c.name != Baseline) {
-      for ((label, f) <- Seq[(String, Run => Double)]("time" -> (_.wall), "peak RSS" -> (_.rss))) {
+      val measures =
+        Seq[(String, Run => Double)]("time" -> (_.wall), "CPU" -> (_.cpu), "peak RSS" -> (_.rss))
+      for ((label, f) <- measures) {
         val ys = counts.map(p => median(paired(runs, c.name, p, f)))
         chart.addSeries(s"${c.name} $label", xs, ys.map(Double.box).asJava)
       }
