@@ -114,10 +114,11 @@ private[spark] object KaeShuffleConf {
       "partition (Kryo and other relocatable serializers; Spark SQL's rows need none, they are " +
       "copied into the buffers directly), writing straight into the partition's block " +
       "buffer; with more, one stream serves all partitions and is flushed into the record's " +
-      "partition after every record. Each stream holds the serializer's own buffer (Kryo: " +
-      "spark.kryoserializer.buffer, 64k), outside the memory Spark accounts, as in Spark's " +
-      "bypass-merge writer, whose limit (spark.shuffle.sort.bypassMergeThreshold) is the " +
-      "default. 0 for one stream always.")
+      "partition after every record. Each stream holds the serializer's own output buffer " +
+      "(Kryo's: 4 KiB, whatever spark.kryoserializer.buffer says) and, with Kryo, an instance " +
+      "from Spark's Kryo pool, as in Spark's bypass-merge writer, whose limit " +
+      "(spark.shuffle.sort.bypassMergeThreshold) is the default; the 4 KiB buffers are counted " +
+      "as the task's execution memory. 0 for one stream always.")
     .intConf
     .checkValue(v => v >= 0 && v <= 100000, "Use 0 to 100000.")
     .createWithDefault(WriterSettings.DEFAULT_PARTITION_STREAMS)

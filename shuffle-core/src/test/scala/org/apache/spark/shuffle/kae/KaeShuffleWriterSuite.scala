@@ -140,6 +140,31 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
     assert(perPartition == mapOutputs(0))
   }
 
+  test("each partition's serialization stream is counted as the task's execution memory") {
+    // One small record per partition: each holds a 4 KiB raw buffer, and a 4 KiB stream buffer
+    // when it has a stream of its own.
+    def peak(streams: Int): Long =
+      LocalSpark.withSpark(kae(KaeShuffleConf.WRITER_PARTITION_STREAMS.key -> streams.toString)) {
+        sc =>
+          val peak = new AtomicLong
+          sc.addSparkListener(new SparkListener {
+            override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.taskMetrics != null) {
+              peak.accumulateAndGet(e.taskMetrics.peakExecutionMemory, math.max)
+            }
+          })
+          val rdd = sc.parallelize(0 until 150, 1).map(i => (i, i)).partitionBy(
+            new HashPartitioner(150))
+          assert(rdd.count() == 150 && handleOf(rdd).blockWriter)
+          sc.listenerBus.waitUntilEmpty()
+          peak.get
+      }
+    val perPartition = peak(150)
+    val shared = peak(0)
+    assert(perPartition >= 150 * (4096L + KaeBlockShuffleWriter.SerializerStreamBytes))
+    assert(shared < 150 * (4096L + KaeBlockShuffleWriter.SerializerStreamBytes))
+    assert(perPartition - shared == 149 * KaeBlockShuffleWriter.SerializerStreamBytes)
+  }
+
   private def wordCounts(sc: org.apache.spark.SparkContext, parts: Int): RDD[(String, Int)] =
     sc.parallelize(0 until 8, 8).flatMap { slice =>
       val r = new Random(slice)

@@ -23,7 +23,7 @@ import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, Partit
 import org.apache.spark.{ShuffleDependency, SparkEnv}
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.scheduler.MapStatus
-import org.apache.spark.serializer.SerializationStream
+import org.apache.spark.serializer.{SerializationStream, SerializerInstance}
 import org.apache.spark.shuffle.ShuffleWriter
 import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
@@ -133,12 +133,31 @@ private[spark] class KaeBlockShuffleWriter[K, V](
    */
   private def serializeRecords(records: Iterator[Product2[K, V]]): Long = {
     val serializer = dep.serializer.newInstance()
-    val partitioner = dep.partitioner
-    val checksummed = rowChecksums.enabled
     val shared =
       if (numPartitions > settings.partitionStreams) new PartitionOutput(0) else null
     val streams = new Array[SerializationStream](if (shared == null) numPartitions else 1)
-    if (shared != null) streams(0) = serializer.serializeStream(shared)
+    try {
+      if (shared != null) streams(0) = openStream(serializer, shared)
+      val count = serializeInto(records, streams, shared, serializer)
+      // Closing flushes each stream's last bytes into its partition's buffer.
+      streams.foreach(s => if (s != null) s.close())
+      count
+    } finally memory.releaseStreams()
+  }
+
+  /** A serialization stream, its buffer counted as this task's execution memory. */
+  private def openStream(serializer: SerializerInstance, out: OutputStream) = {
+    memory.holdStream()
+    serializer.serializeStream(out)
+  }
+
+  private def serializeInto(
+      records: Iterator[Product2[K, V]],
+      streams: Array[SerializationStream],
+      shared: PartitionOutput,
+      serializer: SerializerInstance): Long = {
+    val partitioner = dep.partitioner
+    val checksummed = rowChecksums.enabled
     var count = 0L
     while (records.hasNext) {
       val record = records.next()
@@ -150,7 +169,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         streams(0)
       } else {
         if (streams(partition) == null) {
-          streams(partition) = serializer.serializeStream(new PartitionOutput(partition))
+          streams(partition) = openStream(serializer, new PartitionOutput(partition))
         }
         streams(partition)
       }
@@ -161,7 +180,6 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       if (serialize != null) serialize.end()
       count += 1
     }
-    streams.foreach(s => if (s != null) s.close())
     count
   }
 
@@ -224,6 +242,25 @@ private[spark] class KaeBlockShuffleWriter[K, V](
 
     override def release(bytes: Long): Unit = freeMemory(bytes)
 
+    private var streamBytes = 0L
+
+    /**
+     * Counts one serialization stream's buffer: Kryo's output buffer is 4 KiB (Spark's
+     * `KryoSerializationStream` makes a default `Output`), Java serialization's block buffer 1 KiB.
+     * What the memory manager refuses is used all the same (a stream cannot be refused), but
+     * what is granted makes other consumers spill, as Spark's own streams do not.
+     */
+    def holdStream(): Unit = {
+      streamBytes += acquireMemory(KaeBlockShuffleWriter.SerializerStreamBytes)
+      peak = math.max(peak, getUsed)
+    }
+
+    /** Gives back what the streams held, once they are closed. */
+    def releaseStreams(): Unit = {
+      freeMemory(streamBytes)
+      streamBytes = 0L
+    }
+
     /** Our own requests that fall short are handled by the buffer, which spills and retries. */
     override def spill(size: Long, trigger: MemoryConsumer): Long = {
       if ((trigger eq this) || buffer == null) {
@@ -262,4 +299,10 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   }
 
   override def getPartitionLengths(): Array[Long] = partitionLengths
+}
+
+private[spark] object KaeBlockShuffleWriter {
+
+  /** A serialization stream's buffer, as counted: Kryo's (4 KiB), the largest of Spark's. */
+  val SerializerStreamBytes = 4096L
 }
