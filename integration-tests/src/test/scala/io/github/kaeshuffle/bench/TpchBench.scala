@@ -68,13 +68,17 @@ object TpchBench {
     val all = Configs ++ Harness.AllConfigs.filterNot(c => Configs.exists(_.name == c.name))
     val configs = args.lift(3).filter(_ != "all").map(Harness.named(_, all)).getOrElse(Configs)
     val dataRoot = Paths.get(args.lift(4).getOrElse("target/tpch"))
+    // A subset (e.g. q1,q8,q19) to look at a few queries over more repetitions.
+    val queries = args.lift(5).filter(_ != "all").map(_.split(',').toSet)
+      .map(names => Tpch.queries.filter(q => names(q.name))).getOrElse(Tpch.queries)
+    require(queries.nonEmpty, s"No TPC-H query is named in ${args(5)}.")
     val data = Sessions.withSession(conf(Configs.head)) { spark =>
       Tpch.generate(spark, sf, dataRoot)
     }
     val runs = mutable.ArrayBuffer[QueryRun]()
     val reference = mutable.Map[String, Seq[String]]()
     for (rep <- 0 to reps; c <- configs) {
-      val rs = once(c, rep, data, reference)
+      val rs = once(c, rep, data, queries, reference)
       if (rep > 0) runs ++= rs
       println(f"rep $rep%d ${c.name}%-16s ${rs.map(_.wall).sum}%7.2f s " +
         f"${rs.map(_.written).sum / 1048576.0}%9.1f MiB" +
@@ -107,6 +111,7 @@ object TpchBench {
       c: Config,
       rep: Int,
       data: Path,
+      queries: Seq[Tpch.Query],
       reference: mutable.Map[String, Seq[String]]): Seq[QueryRun] = {
     // Every session starts on a collected heap, not on the garbage of the one before.
     System.gc()
@@ -118,7 +123,7 @@ object TpchBench {
       Tpch.register(spark, data)
       // Untimed: the session's first job pays for starting its executor side, whatever the shuffle.
       spark.sql("SELECT count(*) FROM nation").collect()
-      Tpch.queries.map { q =>
+      queries.map { q =>
         KaeSparkAccess.drainListeners(spark.sparkContext)
         diagnoses.clear()
         val before = snapshot(totals)
@@ -134,6 +139,10 @@ object TpchBench {
       }
     }
   }
+
+  /** The queries that ran, in TPC-H's order. */
+  private def queriesIn(runs: Seq[QueryRun]): Seq[String] =
+    Tpch.queries.map(_.name).filter(q => runs.exists(_.query == q))
 
   /** The shuffle doctor's lines for each (configuration, query), from the last repetition. */
   private val doctorLines = mutable.Map[(String, String), Seq[String]]()
@@ -191,11 +200,13 @@ object TpchBench {
       prefix: String,
       notes: Option[String]): String = {
     val sb = new StringBuilder
-    val queries = Tpch.queries.map(_.name)
+    val queries = queriesIn(runs)
     sb ++= s"# TPC-H SF ${Tpch.scaleFactorName(sf).replace('_', '.')}: KAE Shuffle vs " +
       "Spark's shuffle\n\n"
     val named =
-      if (configs == Configs) "" else s" -Dbench.configs=${configs.map(_.name).mkString(",")}"
+      (if (configs == Configs) "" else s" -Dbench.configs=${configs.map(_.name).mkString(",")}") +
+        (if (queries.size == Tpch.queries.size) ""
+         else s" -Dbench.queries=${queries.mkString(",")}")
     sb ++= s"Produced by `mvn -B -pl integration-tests -am -Pbench-tpch verify " +
       s"-Dbench.sf=${Tpch.scaleFactorName(sf).replace('_', '.')} -Dbench.reps=$reps$named` (class " +
       "`io.github.kaeshuffle.bench.TpchBench`): local[2], Kryo, Spark's SQL defaults (200 " +
@@ -247,7 +258,7 @@ object TpchBench {
   /** For each KAE configuration, the doctor's diagnosis of the stages of its 3 slowest queries. */
   private def doctor(sb: StringBuilder, runs: Seq[QueryRun], kae: Seq[Config]): Unit =
     for (c <- kae) {
-      val slowest = Tpch.queries.map(_.name).sortBy(q => -wall(runs, c.name, q)).take(3)
+      val slowest = queriesIn(runs).sortBy(q => -wall(runs, c.name, q)).take(3)
       sb ++= s"## The shuffle doctor on the slowest queries of ${c.name}\n\n"
       for (q <- slowest) {
         sb ++= s"**$q** (${fmt(wall(runs, c.name, q), "%.2f")} s):\n\n"
@@ -264,7 +275,7 @@ object TpchBench {
     val chart = new CategoryChartBuilder().width(1100).height(480)
       .title("TPC-H query time, KAE / Spark's lz4 shuffle (median)")
       .xAxisTitle("query").yAxisTitle("ratio (lower is better)").build()
-    val queries = Tpch.queries.map(_.name)
+    val queries = queriesIn(runs)
     for (c <- configs if c.name != Baseline) {
       val ys = queries.map(q => wall(runs, c.name, q) / wall(runs, Baseline, q))
       chart.addSeries(c.name, queries.asJava, ys.map(Double.box).asJava)
