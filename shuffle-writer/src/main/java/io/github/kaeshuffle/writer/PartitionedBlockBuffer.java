@@ -89,9 +89,10 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
 
   /**
    * A partition's first raw buffer: {@code largest}, or less when there are so many partitions that
-   * {@code largest} each would pass {@link #FIRST_BUFFERS} (8 MiB), never under 512 bytes. At
-   * 20,000 partitions a map task's share of each is often about 2 KB, and 4 KiB buffers held twice
-   * its data (docs/benchmarks/Partitions-notes.md).
+   * {@code largest} each would pass {@link #FIRST_BUFFERS} (8 MiB), never under 512 bytes. A task's
+   * buffers then grow with its data instead of all taking 4 KiB with their first record: at 20,000
+   * partitions that cut issue 22's job's peak direct memory, two map tasks at different points of
+   * their output, from 157 to 104 MiB (docs/benchmarks/Partitions-notes.md).
    */
   public static int firstBuffer(int numPartitions, int largest) {
     long fair = Long.highestOneBit(Math.max(1, FIRST_BUFFERS / Math.max(1, numPartitions)));
