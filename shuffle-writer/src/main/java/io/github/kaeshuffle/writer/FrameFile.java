@@ -37,13 +37,15 @@ final class FrameFile implements AutoCloseable {
 
   private final SpillFiles files;
 
+  private final int partitions;
+
   /**
    * Per partition, its runs of frames as (offset, length) pairs, in the order written; a frame that
-   * starts where the partition's last run ends extends it.
+   * starts where the partition's last run ends extends it. Made with the file (null until then).
    */
-  private final long[][] runs;
+  private long[][] runs;
 
-  private final int[] runCount;
+  private int[] runCount;
   private final ByteBuffer copy = ByteBuffer.allocate(64 * 1024);
   private Path path;
   private FileChannel channel;
@@ -52,9 +54,7 @@ final class FrameFile implements AutoCloseable {
 
   FrameFile(SpillFiles files, int partitions) {
     this.files = files;
-    this.runs = new long[partitions][];
-    this.runCount = new int[partitions];
-    Arrays.fill(runs, NONE);
+    this.partitions = partitions;
   }
 
   /** Appends the frame in {@code frame}'s first {@code frameLength} bytes to a partition. */
@@ -73,6 +73,9 @@ final class FrameFile implements AutoCloseable {
   }
 
   private void open() throws IOException {
+    runs = new long[partitions][];
+    runCount = new int[partitions];
+    Arrays.fill(runs, NONE);
     path = files.newSpillFile();
     channel =
         FileChannel.open(
@@ -101,6 +104,9 @@ final class FrameFile implements AutoCloseable {
 
   /** Copies a partition's frames, in the order they were appended, to {@code out}. */
   void copyTo(int partition, OutputStream out) throws IOException {
+    if (runs == null) {
+      return;
+    }
     long[] r = runs[partition];
     for (int i = 0; i < runCount[partition]; i++) {
       copyRange(r[2 * i], r[2 * i] + r[2 * i + 1], out);

@@ -54,6 +54,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private long spilledBytes;
   private int spillCount;
   private long sealedBlocks;
+  private int partitionsWritten;
   private boolean spilling;
 
   private static final class Partition {
@@ -123,10 +124,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     this.encoder = encoder;
     this.budget = budget;
     this.frames = new FrameFile(spillFiles, numPartitions);
+    // A partition's state is made with its first byte: with many partitions most map tasks
+    // write to few of them (16,777,217 partitions, two rows: two of them).
     this.partitions = new Partition[numPartitions];
-    for (int i = 0; i < numPartitions; i++) {
-      partitions[i] = new Partition();
-    }
     int frameRoom = encoder.maxFrameLength(blockSize);
     reserveOrFail(frameRoom);
     this.frame = ByteBuffer.allocate(frameRoom);
@@ -135,6 +135,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Appends one serialized record (or any bytes) to a partition. */
   public void append(int partition, byte[] bytes, int off, int len) throws IOException {
     Partition p = partitions[partition];
+    if (p == null) {
+      p = new Partition();
+      partitions[partition] = p;
+      partitionsWritten++;
+    }
     while (len > 0) {
       if (p.rawLength() == p.capacity()) {
         growRaw(p);
@@ -229,6 +234,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       long before = frames.bytes();
       for (int i = 0; i < partitions.length; i++) {
         Partition p = partitions[i];
+        if (p == null) {
+          continue;
+        }
         if (p.rawLength() > 0) {
           frames.append(i, frame, encodeFrame(p));
           sealedBlocks++;
@@ -255,7 +263,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   public void writeTo(PartitionStreams streams) throws IOException {
     for (int i = 0; i < partitions.length; i++) {
       Partition p = partitions[i];
-      if (p.index.blockCount() == 0 && p.rawLength() == 0) {
+      if (p == null || (p.index.blockCount() == 0 && p.rawLength() == 0)) {
         continue;
       }
       OutputStream out = streams.open(i);
@@ -268,7 +276,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       streams.close(i, out);
       release(p.capacity());
       freeRaw(p);
-      partitions[i] = new Partition();
+      partitions[i] = null;
     }
   }
 
@@ -298,6 +306,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     return frames.diskNanos();
   }
 
+  /** Partitions that were given bytes, so state: the others cost one null reference each. */
+  public int partitionsWritten() {
+    return partitionsWritten;
+  }
+
   /** Times memory ran out and partial blocks were sealed. */
   public int spillCount() {
     return spillCount;
@@ -315,8 +328,10 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       frames.close();
     } finally {
       for (int i = 0; i < partitions.length; i++) {
-        freeRaw(partitions[i]);
-        partitions[i] = new Partition();
+        if (partitions[i] != null) {
+          freeRaw(partitions[i]);
+          partitions[i] = null;
+        }
       }
       if (held > 0) {
         budget.release(held);

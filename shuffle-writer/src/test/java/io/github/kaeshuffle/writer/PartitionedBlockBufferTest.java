@@ -35,6 +35,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -179,6 +180,36 @@ class PartitionedBlockBufferTest {
       try (var files = Files.list(dir)) {
         assertEquals(0, files.count(), "frame file deleted on close");
       }
+    }
+  }
+
+  @Test
+  void onlyPartitionsGivenBytesHaveState(@TempDir Path dir) throws Exception {
+    // Spark SQL's limit on partitions plus one, as in Spark's SPARK-48037 test, with two rows:
+    // per-partition state made up front took about 190 bytes per partition (3 GiB here).
+    int partitions = (1 << 24) + 1;
+    Collected collected = new Collected();
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                partitions,
+                BLOCK,
+                enc,
+                new LimitedBudget(1L << 30),
+                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+      byte[] a = "first".getBytes();
+      byte[] b = "last".getBytes();
+      buf.append(7, a, 0, a.length);
+      buf.append(partitions - 1, b, 0, b.length);
+      buf.spill();
+      buf.writeTo(collected);
+      assertEquals(2, buf.partitionsWritten());
+    }
+    assertEquals(Set.of(7, partitions - 1), collected.out.keySet());
+    try (BlockDecoder d = new BlockDecoder(null)) {
+      byte[] last = collected.out.get(partitions - 1).toByteArray();
+      assertArrayEquals(
+          "last".getBytes(), new SegmentInputStream(ByteBuffer.wrap(last), d).readAllBytes());
     }
   }
 
