@@ -15,7 +15,7 @@ package io.github.kaeshuffle.it
 
 import java.io.{File, RandomAccessFile}
 import java.nio.file.Files
-import java.util.concurrent.atomic.AtomicInteger
+import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.jdk.CollectionConverters._
 
@@ -65,19 +65,19 @@ class CorruptionRecoverySuite extends AnyFunSuite {
 
   /**
    * Runs the job, damages its committed files, runs it again: the result must be exactly right.
-   * Returns the number of fetch failures the second run met.
+   * Returns the messages of the fetch failures the second run met.
    */
   private def damagedRun(suffix: String, prefetch: Boolean = true)(
-      damage: RandomAccessFile => Unit): Int = {
+      damage: RandomAccessFile => Unit): Seq[String] = {
     val exp = expected
     val conf = Sessions.conf(Some("auto"), Sessions.Kryo)
       .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
     Sessions.withSession(conf) { spark =>
       val sc = spark.sparkContext
-      val fetchFailures = new AtomicInteger
+      val fetchFailures = new ConcurrentLinkedQueue[String]
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
-          case _: FetchFailed => fetchFailures.incrementAndGet()
+          case f: FetchFailed => fetchFailures.add(f.message)
           case _ =>
         }
       })
@@ -86,12 +86,12 @@ class CorruptionRecoverySuite extends AnyFunSuite {
       assert(corrupt(sc, suffix)(damage) == 4, s"expected 4 .$suffix files")
       assert(answer(rdd) == exp) // reads the damaged outputs first
       KaeSparkAccess.drainListeners(sc)
-      fetchFailures.get
+      fetchFailures.asScala.toSeq
     }
   }
 
   test("a truncated .data file is detected and the map stage re-run") {
-    assert(damagedRun("data")(raf => raf.setLength(raf.length() * 2 / 3)) > 0)
+    assert(damagedRun("data")(raf => raf.setLength(raf.length() * 2 / 3)).nonEmpty)
   }
 
   test("an .index file with a wrong offset is detected and the map stage re-run") {
@@ -102,24 +102,35 @@ class CorruptionRecoverySuite extends AnyFunSuite {
       val end = raf.readLong()
       raf.seek(16)
       raf.writeLong(end + 3)
-    } > 0)
+    }.nonEmpty)
   }
 
   test("a truncated .index file is detected and the map stage re-run") {
-    assert(damagedRun("index")(raf => raf.setLength(raf.length() - 5)) > 0)
+    assert(damagedRun("index")(raf => raf.setLength(raf.length() - 5)).nonEmpty)
   }
 
   test("a corrupted .checksum file does not change the result (it only serves diagnosis)") {
     // Spark reads the checksum file only to explain a corruption found in the data; the data is
     // intact here, so the job reads it without failures.
-    assert(damagedRun("checksum.*")(raf => flipByteAt(raf, 0)) == 0)
+    assert(damagedRun("checksum.*")(raf => flipByteAt(raf, 0)).isEmpty)
   }
 
-  for (prefetch <- Seq(true, false)) {
-    test(s"a corrupted .data file is detected and the map stage re-run (prefetch $prefetch)") {
-      assert(
-        damagedRun("data", prefetch)(raf => flipByteAt(raf, raf.length() / 2)) > 0,
-        "the corruption was not reported as a fetch failure")
+  // Where in a segment a byte is damaged decides which check finds it (the first frame's header
+  // before the stream's first byte, the payload's decoder, the index's CRC); each must reach
+  // Spark's checksum diagnosis, which names the cause. The last segment of each file is the last
+  // partition's: its index is in the file's last 8 + 16 N + 32 bytes, its trailer the last 32.
+  private val damagePoints: Seq[(String, Long => Long)] = Seq(
+    "the first frame's header" -> (_ => 0L),
+    "a frame's payload" -> (length => length / 2),
+    "a segment's index" -> (length => length - 40),
+    "a segment's trailer" -> (length => length - 1)
+  )
+
+  for (prefetch <- Seq(true, false); (where, at) <- damagePoints) {
+    test(s"a byte damaged in $where: a fetch failure with Spark's diagnosis (prefetch $prefetch)") {
+      val failures = damagedRun("data", prefetch)(raf => flipByteAt(raf, at(raf.length())))
+      assert(failures.nonEmpty, "the corruption was not reported as a fetch failure")
+      failures.foreach(m => assert(m.contains("corrupted due to DISK_ISSUE"), m))
     }
   }
 

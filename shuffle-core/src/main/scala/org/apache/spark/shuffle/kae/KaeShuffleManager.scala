@@ -40,7 +40,8 @@ import org.apache.spark.util.collection.OpenHashSet
  *
  * Shuffles this manager cannot serve correctly go to Spark's own sort shuffle, decided per
  * shuffle when it is registered and logged once with the reason: `spark.shuffle.kae.enabled`
- * false, or `spark.io.encryption.enabled` true (blocks are not encrypted yet).
+ * false, or `spark.io.encryption.enabled` true (blocks are not encrypted yet). Push-based shuffle
+ * is turned off ([[PushBasedShuffle]]).
  *
  * It extends Spark's [[SortShuffleManager]] for two reasons. Spark SQL copies every row before a
  * shuffle unless the manager `isInstanceOf[SortShuffleManager]`
@@ -64,6 +65,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
     logWarning(s"Unknown setting $key is ignored: KAE Shuffle settings are listed in " +
       "docs/configuration.md (keys are case-sensitive).")
   }
+
+  if (settings.enabled) PushBasedShuffle.turnOff(conf)
 
   // The operator sees at each JVM's start whether KAEzip will serve it, and why not: the CPU, the
   // devices, their permissions and queues, the library and one round trip (KaeZipPreflight).

@@ -92,6 +92,13 @@ private[kae] object FetchedBytes {
       case _ => None
     }
 
+  /**
+   * Whether the stream reads a file (Spark's stream over a `FileSegmentManagedBuffer`: a block on
+   * this host, or a remote one fetched to disk), the streams Spark never fetches again.
+   */
+  def isFileSegment(in: InputStream): Boolean =
+    unchecked(in).exists(_.isInstanceOf[LimitedInputStream])
+
   /** The bytes behind a fetched block's stream, or None if they cannot be reached (copy). */
   def of(in: InputStream): Option[Bytes] = {
     unchecked(in).flatMap {

@@ -18,6 +18,7 @@ import io.github.kaeshuffle.format.{BlockStats, DecoderLender}
 import io.github.kaeshuffle.reader.{PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.{InterruptibleIterator, ShuffleDependency, SparkEnv, TaskContext}
+import org.apache.spark.internal.config
 import org.apache.spark.shuffle.{ShuffleReader, ShuffleReadMetricsReporter}
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
 import org.apache.spark.util.CompletionIterator
@@ -103,7 +104,9 @@ private[spark] class KaeShuffleReader[K, C](
       decoders,
       memory,
       new WholeSegments(blockManager, memory, settings.maxInMemoryRemote),
-      new BlockLocations(blocks).apply)
+      new BlockLocations(blocks).apply,
+      SparkEnv.get.conf.get(config.SHUFFLE_DETECT_CORRUPT)
+    )
   }
 
   /**

@@ -41,23 +41,33 @@ import org.apache.spark.storage.{BlockId, BlockManagerId}
  * come in turn), one per decompress-ahead stream while it runs.
  *
  * @param locate where a block lives and its estimated size
+ * @param detectCorrupt `spark.shuffle.detectCorrupt`: Spark's fetcher turns a failed read into a
+ *        fetch failure, with its checksum diagnosis
  */
 private[kae] final class SegmentStreams(
     settings: ReaderSettings,
     decoders: DecoderLender,
     memory: PrefetchMemory,
     whole: WholeSegments,
-    locate: BlockId => Option[(BlockManagerId, Long)]) extends Logging {
+    locate: BlockId => Option[(BlockManagerId, Long)],
+    detectCorrupt: Boolean) extends Logging {
 
   private val open = new java.util.IdentityHashMap[InputStream, Unit]()
   private val decodeStats = new BlockStats
   private var waitNanos = 0L
   private var taskDecoder: BlockDecoder = _
 
-  def decode(blockId: BlockId, in: InputStream): InputStream = {
-    val fromWhole = if (settings.prefetch) decodeWhole(blockId, in) else None
-    fromWhole.getOrElse(new SegmentStreamDecoder(in, decoder()))
-  }
+  def decode(blockId: BlockId, in: InputStream): InputStream =
+    try {
+      val fromWhole = if (settings.prefetch) decodeWhole(blockId, in) else None
+      fromWhole.getOrElse(new SegmentStreamDecoder(in, decoder()))
+    } catch {
+      // Spark fetches a bad remote block once more when its wrapper fails, and asks the checksum
+      // for the cause the second time; a block read from a file it diagnoses only when a read
+      // fails ([[FailedStream]]), and only when it detects corruption at all.
+      case e: IOException if detectCorrupt && FetchedBytes.isFileSegment(in) =>
+        new FailedStream(e, in)
+    }
 
   /** The task thread's decoder, borrowed with the first stream that needs it. */
   private def decoder(): BlockDecoder = {
