@@ -16,9 +16,11 @@ package org.apache.spark.shuffle.kae
 import java.nio.file.Files
 import java.util.concurrent.atomic.AtomicLong
 
+import scala.jdk.CollectionConverters._
+
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.{HashPartitioner, ShuffleDependency, SparkConf, SparkContext}
+import org.apache.spark.{HashPartitioner, ShuffleDependency, SparkConf, SparkContext, SparkEnv}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
@@ -86,6 +88,41 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
       assert(!sc.getConf.getBoolean("spark.shuffle.push.enabled", true))
       assert(result == expected)
     }
+  }
+
+  /**
+   * Execution memory in use (on-heap, off-heap) sampled in the map tasks after their last record
+   * (the raw block buffers held) and in the reduce tasks after their first (a decode window held).
+   */
+  private def memoryInUse(conf: SparkConf): (Seq[(Long, Long)], Seq[(Long, Long)]) =
+    withKae(conf.set(KaeShuffleConf.BLOCK_SIZE.key, "16k")) { sc =>
+      def inUse() = {
+        val m = SparkEnv.get.memoryManager
+        (m.onHeapExecutionMemoryUsed, m.offHeapExecutionMemoryUsed)
+      }
+      val atMapEnd = sc.collectionAccumulator[(Long, Long)]("map")
+      val rdd = sc.parallelize(1 to 40000, 4).map { i =>
+        if (i % 10000 == 0) atMapEnd.add(inUse()) // a map task's last record
+        (i % 97, "v" * 100 + i)
+      }.partitionBy(new HashPartitioner(5))
+      val atReduce = rdd.mapPartitions { it =>
+        it.next() // the first stream is being decoded ahead
+        val sample = inUse()
+        it.foreach(_ => ())
+        Iterator(sample)
+      }.collect().toSeq
+      (atMapEnd.value.asScala.toSeq, atReduce)
+    }
+
+  test("direct memory is counted in Spark's off-heap pool when it has one, else on-heap") {
+    val (mapOff, reduceOff) = memoryInUse(LocalSpark.conf()
+      .set("spark.memory.offHeap.enabled", "true")
+      .set("spark.memory.offHeap.size", "64m"))
+    assert(mapOff.size == 4 && mapOff.forall(_._2 > 0), mapOff)
+    assert(reduceOff.size == 5 && reduceOff.forall(_._2 > 0), reduceOff)
+    val (mapOn, reduceOn) = memoryInUse(LocalSpark.conf())
+    assert(mapOn.forall { case (on, off) => on > 0 && off == 0 }, mapOn)
+    assert(reduceOn.forall { case (on, off) => on > 0 && off == 0 }, reduceOn)
   }
 
   test("unregistering a shuffle deletes its files") {

@@ -25,9 +25,15 @@ import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 
 /**
  * A reduce task's decompress-ahead memory, as execution memory of the task: decode windows,
- * reused by its streams in turn (a second one only if two streams are open at once), and off-heap
- * staging buffers for fetched ranges Netty received in several parts. All freed explicitly by
- * [[close]] (never left to the garbage collector), after the streams using them have stopped.
+ * reused by its streams in turn (a second one only if two streams are open at once), off-heap
+ * staging buffers for fetched ranges Netty received in several parts, and heap copies of ranges
+ * whose received bytes cannot be reached. All freed explicitly by [[close]] (never left to the
+ * garbage collector), after the streams using them have stopped.
+ *
+ * Windows and staging buffers are direct memory (or, for a mapped window, file pages): counted in
+ * Spark's off-heap pool when it has one (`spark.memory.offHeap.enabled`), else in the on-heap
+ * pool, which then stands for them as it does for Spark's own Tungsten pages (docs/yarn.md:
+ * memoryOverhead). Heap copies are always on-heap.
  *
  * @param windowDir where a mapped window's file goes (asked only when one is made)
  */
@@ -35,7 +41,12 @@ private[kae] final class PrefetchMemory(
     tmm: TaskMemoryManager,
     settings: ReaderSettings,
     windowDir: () => Path)
-  extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) with Logging {
+  extends MemoryConsumer(tmm, tmm.getTungstenMemoryMode) with Logging {
+
+  /** Heap copies of fetched ranges. */
+  private val heap = new MemoryConsumer(tmm, MemoryMode.ON_HEAP) {
+    override def spill(size: Long, trigger: MemoryConsumer): Long = 0L // copies are in use
+  }
 
   private var idleWindows: List[DecodeWindow] = Nil
   private var allWindows: List[DecodeWindow] = Nil
@@ -82,10 +93,20 @@ private[kae] final class PrefetchMemory(
 
   def giveBackStaging(b: ByteBuffer): Unit = idleStaging = b :: idleStaging
 
+  /**
+   * Reserves on-heap execution memory for a heap copy of `bytes`; false when it is not granted
+   * (the range is then decoded as it streams in).
+   */
+  def reserveHeapCopy(bytes: Long): Boolean = reserve(heap, bytes)
+
+  def releaseHeapCopy(bytes: Long): Unit = heap.freeMemory(bytes)
+
+  private def reserve(bytes: Long): Boolean = reserve(this, bytes)
+
   /** Takes `bytes` of execution memory whole, or nothing. */
-  private def reserve(bytes: Long): Boolean = {
-    val granted = acquireMemory(bytes)
-    if (granted < bytes) freeMemory(granted)
+  private def reserve(consumer: MemoryConsumer, bytes: Long): Boolean = {
+    val granted = consumer.acquireMemory(bytes)
+    if (granted < bytes) consumer.freeMemory(granted)
     granted >= bytes
   }
 
@@ -106,5 +127,6 @@ private[kae] final class PrefetchMemory(
     }
     allWindows = Nil
     idleWindows = Nil
+    heap.freeMemory(heap.getUsed) // copies of streams a failed task left open
   }
 }

@@ -33,7 +33,8 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
  *    executor's dirs, so then the file region is taken from the fetcher's own stream over it;
  *  - fetched ranges up to `maxInMemory` are used where Netty received them when they are one
  *    region, gathered with one copy into a staging buffer when Netty assembled them from parts,
- *    and read from the stream where the buffer cannot be reached.
+ *    and read from the stream into a heap copy (on-heap execution memory, or the range streams
+ *    in) where the buffer cannot be reached.
  * The fetcher's own stream is left unread, so Spark's checksum diagnosis still sees every byte.
  */
 private[kae] final class WholeSegments(
@@ -58,7 +59,7 @@ private[kae] final class WholeSegments(
       location: Option[(BlockManagerId, Long)]): Option[Whole] = {
     val size = location.map(_._2).getOrElse(Long.MaxValue)
     location.flatMap { case (address, _) => mapOnThisHost(blockId, address, in) }
-      .orElse(if (size <= maxInMemory) fetched(in) else None)
+      .orElse(if (size <= maxInMemory) fetched(in, size) else None)
   }
 
   private def mapOnThisHost(
@@ -83,7 +84,8 @@ private[kae] final class WholeSegments(
     Whole(m, () => DirectMemory.free(m))
   }
 
-  private def fetched(in: InputStream): Option[Whole] = FetchedBytes.of(in) match {
+  /** `size`: the map output tracker's estimate of the range's length. */
+  private def fetched(in: InputStream, size: Long): Option[Whole] = FetchedBytes.of(in) match {
     case Some(FetchedBytes.Whole(b)) =>
       inPlaceBytes += b.remaining()
       Some(Whole(b, () => ()))
@@ -96,8 +98,19 @@ private[kae] final class WholeSegments(
         Whole(view.slice(), () => memory.giveBackStaging(buf))
       }
     case None =>
-      val a = IOUtils.toByteArray(in) // InputStream.readAllBytes is Java 9
-      copiedBytes += a.length
-      Some(Whole(ByteBuffer.wrap(a), () => ()))
+      // A stream over a file (fetched to disk) knows its length; others have the estimate.
+      val length = if (in.available() > 0) in.available().toLong else size
+      if (!memory.reserveHeapCopy(length)) None
+      else {
+        val a =
+          try IOUtils.toByteArray(in) // InputStream.readAllBytes is Java 9
+          catch {
+            case e: Throwable =>
+              memory.releaseHeapCopy(length)
+              throw e
+          }
+        copiedBytes += a.length
+        Some(Whole(ByteBuffer.wrap(a), () => memory.releaseHeapCopy(length)))
+      }
   }
 }

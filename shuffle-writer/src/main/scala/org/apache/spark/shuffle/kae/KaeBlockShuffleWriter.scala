@@ -224,11 +224,21 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     }
   }
 
-  /** The buffer's memory, as execution memory of this task; spills when another consumer asks. */
+  /**
+   * The buffer's memory, as execution memory of this task; spills when another consumer asks. The
+   * raw block buffers are direct memory: counted in Spark's off-heap pool when it has one
+   * (`spark.memory.offHeap.enabled`), else in the on-heap pool, which then stands for them as it
+   * does for Spark's own off-heap-less Tungsten pages (docs/yarn.md: memoryOverhead).
+   */
   private class WriterMemory(tmm: TaskMemoryManager)
-    extends MemoryConsumer(tmm, MemoryMode.ON_HEAP) with MemoryBudget {
+    extends MemoryConsumer(tmm, tmm.getTungstenMemoryMode) with MemoryBudget {
     var buffer: PartitionedBlockBuffer = _
     var peak = 0L
+
+    /** The serialization streams' buffers are heap arrays: on-heap, whatever this pool is. */
+    private val streams = new MemoryConsumer(tmm, MemoryMode.ON_HEAP) {
+      override def spill(size: Long, trigger: MemoryConsumer): Long = 0L
+    }
 
     /** Grants at most what keeps this writer within spark.shuffle.kae.writer.maxMemory. */
     override def acquire(bytes: Long): Long = {
@@ -236,13 +246,13 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         if (settings.maxMemory > 0) math.max(0L, math.min(bytes, settings.maxMemory - getUsed))
         else bytes
       val got = if (allowed > 0) acquireMemory(allowed) else 0L
-      peak = math.max(peak, getUsed)
+      notePeak()
       got
     }
 
     override def release(bytes: Long): Unit = freeMemory(bytes)
 
-    private var streamBytes = 0L
+    private def notePeak(): Unit = peak = math.max(peak, getUsed + streams.getUsed)
 
     /**
      * Counts one serialization stream's buffer: Kryo's output buffer is 4 KiB (Spark's
@@ -251,15 +261,12 @@ private[spark] class KaeBlockShuffleWriter[K, V](
      * what is granted makes other consumers spill, as Spark's own streams do not.
      */
     def holdStream(): Unit = {
-      streamBytes += acquireMemory(KaeBlockShuffleWriter.SerializerStreamBytes)
-      peak = math.max(peak, getUsed)
+      streams.acquireMemory(KaeBlockShuffleWriter.SerializerStreamBytes)
+      notePeak()
     }
 
     /** Gives back what the streams held, once they are closed. */
-    def releaseStreams(): Unit = {
-      freeMemory(streamBytes)
-      streamBytes = 0L
-    }
+    def releaseStreams(): Unit = streams.freeMemory(streams.getUsed)
 
     /** Our own requests that fall short are handled by the buffer, which spills and retries. */
     override def spill(size: Long, trigger: MemoryConsumer): Long = {
