@@ -13,9 +13,12 @@
  */
 package io.github.kaeshuffle.it
 
+import java.util.concurrent.atomic.AtomicLong
+
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 import org.apache.spark.sql.execution.adaptive.{
   AdaptiveSparkPlanExec,
   AdaptiveSparkPlanHelper,
@@ -39,6 +42,38 @@ class AdaptiveQuerySuite extends AnyFunSuite with AdaptiveSparkPlanHelper {
         (rows, reads.exists(_.hasSkewedPartition), reads.exists(_.hasCoalescedPartition))
       }
     }
+
+  /**
+   * Shuffle blocks fetched by the reduce side of a `groupBy` over 4 map outputs and 8 partitions,
+   * all non-empty, that AQE coalesces into one reduce partition; and its rows.
+   */
+  private def blocksFetched(batch: Boolean): (Long, Seq[String]) = {
+    val conf = Sessions.conf(Some("auto"), Sessions.Kryo)
+      .set("spark.sql.adaptive.fetchShuffleBlocksInBatch", batch.toString)
+      .set("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false")
+      .set("spark.sql.adaptive.advisoryPartitionSizeInBytes", "1m")
+    Sessions.withSession(conf) { spark =>
+      val sc = spark.sparkContext
+      val fetched = new AtomicLong
+      Sessions.addToTotal(sc, fetched) { m =>
+        m.shuffleReadMetrics.localBlocksFetched + m.shuffleReadMetrics.remoteBlocksFetched
+      }
+      val rows = spark.range(0, 40000, 1, 4).selectExpr("id % 1000 AS k").groupBy("k").count()
+        .collect().map(_.mkString("|")).sorted.toSeq
+      KaeSparkAccess.drainListeners(sc)
+      (fetched.get, rows)
+    }
+  }
+
+  test("a coalesced range is fetched as one batch block per map output") {
+    val (batched, rows) = blocksFetched(batch = true)
+    val (single, rowsUnbatched) = blocksFetched(batch = false)
+    assert(rows == rowsUnbatched && rows.size == 1000)
+    // One ShuffleBlockBatchId per map output (its 8 segments back to back, read as one range),
+    // against one block per map output and partition.
+    assert(batched == 4, s"$batched blocks fetched in batches")
+    assert(single == 32, s"$single blocks fetched one by one")
+  }
 
   test("skew splits and coalesced reads give Spark's results") {
     val (expected, _, _) = finalReads(None)

@@ -1,0 +1,24 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package org.apache.spark.shuffle.kae.suites
+
+import org.apache.spark.sql.MapStatusEndToEndSuite
+
+/**
+ * Spark SQL's `MapStatusEndToEndSuite` (from Spark 4.1): every map status carries the map
+ * output's row-based checksum, which lets Spark retry all of an indeterminate stage when a
+ * re-run map task wrote other rows. Its session loads the system properties, where this
+ * module's build sets spark.shuffle.manager to ours.
+ */
+class KaeMapStatusEndToEndSuite extends MapStatusEndToEndSuite with KaeShuffleInUse
