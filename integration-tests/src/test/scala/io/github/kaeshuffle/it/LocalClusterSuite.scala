@@ -13,7 +13,9 @@
  */
 package io.github.kaeshuffle.it
 
+import java.io.RandomAccessFile
 import java.nio.file.{Files, Path, Paths}
+import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicLong
 
 import scala.jdk.CollectionConverters._
@@ -22,7 +24,8 @@ import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.ShuffleDependency
+import org.apache.spark.{FetchFailed, HashPartitioner, ShuffleDependency}
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -99,6 +102,77 @@ class LocalClusterSuite extends AnyFunSuite {
         assert(dataFiles(localDir, shuffleId).isEmpty, "files left on the executors")
       }
     }
+  }
+
+  test("a block damaged on another executor is fetched again, then fails with Spark's diagnosis") {
+    // One executor's map outputs are damaged, every partition. A reduce task on the other executor
+    // fetches them over the network: Spark fetches a block found corrupt once more, and only the
+    // second time asks the checksum for the cause, so a remote fetch failure that names it was
+    // fetched twice. The failed fetches re-run the map stage and the result is exactly right.
+    val conf = Sessions.conf(Some("auto"), Sessions.Kryo, Master)
+      .set("spark.executor.memory", "512m")
+    val localDir = Paths.get(conf.get("spark.local.dir"))
+    val failures = new ConcurrentLinkedQueue[(String, String, String)]
+    val sums = Sessions.withTestingMode {
+      KaeSparkAccess.clearLocalRootDirs()
+      Sessions.withSession(conf) { spark =>
+        val sc = spark.sparkContext
+        sc.addSparkListener(new SparkListener {
+          override def onTaskEnd(e: SparkListenerTaskEnd): Unit = e.reason match {
+            case f: FetchFailed if f.bmAddress != null =>
+              failures.add((e.taskInfo.executorId, f.bmAddress.executorId, f.message))
+            case _ =>
+          }
+        })
+        val rdd = sc.parallelize(1 to 60000, 4).map(i => (i % 1000, s"value-$i"))
+          .partitionBy(new HashPartitioner(8))
+        rdd.count() // writes and commits the map outputs of shuffle 0
+        val outputs = KaeSparkAccess.mapOutputs(sc, 0)
+        val damaged = outputs.head._1
+        val names =
+          outputs.collect { case (e, mapId) if e == damaged => s"shuffle_0_${mapId}_0.data" }
+        val files = dataFiles(localDir, 0).filter(f => names.contains(f.getFileName.toString))
+        assert(files.size == names.size, s"the damaged executor's data files: $files")
+        files.foreach(damageEveryPartition(localDir, _))
+        // Partitioned alike: reads shuffle 0 again, no new shuffle.
+        val r = rdd.mapValues(_.length.toLong).reduceByKey(_ + _).collect().sorted.toSeq
+        KaeSparkAccess.drainListeners(sc)
+        r
+      }
+    }
+    val expected = (1 to 60000).groupBy(_ % 1000).map { case (k, is) =>
+      (k, is.map(i => s"value-$i".length.toLong).sum)
+    }.toSeq.sorted
+    assert(sums == expected)
+    val remote = failures.asScala.filter { case (task, block, _) => task != block }
+    assert(remote.nonEmpty, s"no reduce task met the damage over the network: $failures")
+    remote.foreach { case (_, _, message) =>
+      assert(message.contains("corrupted due to DISK_ISSUE"), message)
+    }
+  }
+
+  /** Flips a byte in the middle of each partition's range of a `.data` file (from its `.index`). */
+  private def damageEveryPartition(root: Path, data: Path): Unit = {
+    // Spark files each name in a sub-directory chosen by its hash: look for the index by name.
+    val indexName = data.getFileName.toString.replace(".data", ".index")
+    val walk = Files.walk(root)
+    val index =
+      try walk.iterator.asScala.find(_.getFileName.toString == indexName).get
+      finally walk.close()
+    val in = new java.io.DataInputStream(Files.newInputStream(index))
+    val offsets =
+      try Iterator.continually(in.readLong()).take((Files.size(index) / 8).toInt).toList
+      finally in.close()
+    val raf = new RandomAccessFile(data.toFile, "rw")
+    try offsets.zip(offsets.tail).filter { case (start, end) => end > start }.foreach {
+        case (start, end) =>
+          val at = (start + end) / 2
+          raf.seek(at)
+          val b = raf.read()
+          raf.seek(at)
+          raf.write(b ^ 0x5a)
+      }
+    finally raf.close()
   }
 
   /** Data files of a shuffle under `root` (the workers put their executors' dirs there). */

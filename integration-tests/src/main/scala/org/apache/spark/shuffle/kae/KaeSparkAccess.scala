@@ -13,7 +13,7 @@
  */
 package org.apache.spark.shuffle.kae
 
-import org.apache.spark.{ShuffleDependency, SparkContext}
+import org.apache.spark.{MapOutputTrackerMaster, ShuffleDependency, SparkContext}
 import org.apache.spark.scheduler.TaskInfo
 
 /** Lets the tests and benchmarks, outside Spark's packages, use what Spark keeps private. */
@@ -22,6 +22,11 @@ object KaeSparkAccess {
     sc.env.shuffleManager.isInstanceOf[KaeShuffleManager]
 
   def shuffleManagerClass(sc: SparkContext): String = sc.env.shuffleManager.getClass.getName
+
+  /** Each map output of a shuffle, on the driver: the executor that holds it and its map id. */
+  def mapOutputs(sc: SparkContext, shuffleId: Int): Seq[(String, Long)] =
+    sc.env.mapOutputTracker.asInstanceOf[MapOutputTrackerMaster].shuffleStatuses(shuffleId)
+      .mapStatuses.toSeq.map(s => (s.location.executorId, s.mapId))
 
   /** Ids of the executors the driver knows now. */
   def executorIds(sc: SparkContext): Seq[String] = sc.getExecutorIds()

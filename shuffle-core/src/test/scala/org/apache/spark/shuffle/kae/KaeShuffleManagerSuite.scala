@@ -20,7 +20,14 @@ import scala.jdk.CollectionConverters._
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.{HashPartitioner, ShuffleDependency, SparkConf, SparkContext, SparkEnv}
+import org.apache.spark.{
+  BarrierTaskContext,
+  HashPartitioner,
+  ShuffleDependency,
+  SparkConf,
+  SparkContext,
+  SparkEnv
+}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 
@@ -123,6 +130,18 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
     val (mapOn, reduceOn) = memoryInUse(LocalSpark.conf())
     assert(mapOn.forall { case (on, off) => on > 0 && off == 0 }, mapOn)
     assert(reduceOn.forall { case (on, off) => on > 0 && off == 0 }, reduceOn)
+  }
+
+  test("a barrier stage writes a KAE shuffle, read with Spark's results") {
+    // Barrier map tasks all start together and meet at the barrier before writing their output.
+    withKae(LocalSpark.conf()) { sc =>
+      val rdd = sc.parallelize(1 to 50000, 4).barrier().mapPartitions { it =>
+        BarrierTaskContext.get().barrier()
+        it.map(i => (i % 97, i.toLong))
+      }.partitionBy(new HashPartitioner(5))
+      assert(handleOf(rdd).isInstanceOf[KaeShuffleHandle[_, _, _]])
+      assert(rdd.reduceByKey(_ + _).collect().sorted.toSeq == expected)
+    }
   }
 
   test("unregistering a shuffle deletes its files") {
