@@ -55,8 +55,23 @@ public final class BlockDecoder implements AutoCloseable {
   private boolean failed;
 
   /** A decoder preferring {@code preferred} for its format; null to use the defaults only. */
+  /** Decrypts encrypted frames when set; null: an encrypted frame is an error. */
+  private final FrameCipher cipher;
+
+  /** An encrypted frame's plaintext, between decryption and decompression. */
+  private ByteBuffer plain = ByteBuffer.allocate(0);
+
   public BlockDecoder(BlockCodec preferred) {
+    this(preferred, null);
+  }
+
+  /**
+   * @param decryptionKey the AES key of encrypted frames ({@link FrameCipher}), or null when no
+   *     frame is expected to be encrypted
+   */
+  public BlockDecoder(BlockCodec preferred, byte[] decryptionKey) {
     this.preferred = preferred;
+    this.cipher = decryptionKey == null ? null : new FrameCipher(decryptionKey);
   }
 
   /**
@@ -98,14 +113,20 @@ public final class BlockDecoder implements AutoCloseable {
               + ".");
     }
     int payload = at + FRAME_HEADER_LENGTH;
-    int computed = FrameHeader.checksum(crc, frames, at, h.storedLength());
+    ByteBuffer src = ByteBuffers.range(frames, payload, payload + h.storedLength());
+    if (h.encrypted()) {
+      src = decrypt(src, h, at);
+    }
+    int computed = FrameHeader.checksum(crc, frames, at, src);
     if (computed != h.checksum()) {
       throw new CorruptBlockException(
           String.format(
-              "Frame at offset %d fails its CRC32C check: stored 0x%08x, computed 0x%08x.",
-              at, h.checksum(), computed));
+              "Frame at offset %d fails its CRC32C check%s: stored 0x%08x, computed 0x%08x.",
+              at,
+              h.encrypted() ? " after decryption (damaged, or encrypted with another key)" : "",
+              h.checksum(),
+              computed));
     }
-    ByteBuffer src = ByteBuffers.range(frames, payload, payload + h.storedLength());
     if (h.storedRaw()) {
       dst.put(src);
       stats.storedRawBlocks++;
@@ -120,6 +141,23 @@ public final class BlockDecoder implements AutoCloseable {
     stats.rawBytes += h.rawLength();
     stats.storedBytes += h.storedLength();
     return h.rawLength();
+  }
+
+  /** The plaintext of an encrypted frame's payload, in {@link #plain}. */
+  private ByteBuffer decrypt(ByteBuffer encrypted, FrameHeader h, int at) throws CodecException {
+    if (cipher == null) {
+      throw new CorruptBlockException(
+          "Frame at offset "
+              + at
+              + " is encrypted, and this reader has no key: the shuffle was written with"
+              + " spark.io.encryption.enabled=true by another application or configuration.");
+    }
+    if (plain.capacity() < h.plainLength()) {
+      plain = ByteBuffer.allocate(h.plainLength());
+    }
+    ByteBuffers.clear(plain);
+    cipher.decrypt(encrypted, plain);
+    return ByteBuffers.flip(plain);
   }
 
   /**

@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.format;
 
+import static io.github.kaeshuffle.format.BlockFormat.FLAG_ENCRYPTED;
 import static io.github.kaeshuffle.format.BlockFormat.FLAG_STORED_RAW;
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_CHECKSUM_OFFSET;
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
@@ -39,6 +40,12 @@ public final class BlockEncoder implements AutoCloseable {
   private final Crc32c crc = new Crc32c();
   private final BlockStats stats = new BlockStats();
   private final IncompressibleProbe probe;
+
+  /** Encrypts every frame's payload when set (Spark's IO encryption); null: frames are plain. */
+  private final FrameCipher cipher;
+
+  /** Bytes an encrypted payload has before its ciphertext: the IV, or 0 without encryption. */
+  private final int ivLength;
 
   /** Blocks shorter than this go to {@link #software} (hardware codecs only). */
   private final int softwareBelow;
@@ -78,6 +85,16 @@ public final class BlockEncoder implements AutoCloseable {
    */
   public BlockEncoder(BlockCodec codec, boolean probeIncompressible, int softwareBelow)
       throws CodecException {
+    this(codec, probeIncompressible, softwareBelow, null);
+  }
+
+  /**
+   * @param encryptionKey the AES key every frame's payload is encrypted with ({@link FrameCipher}),
+   *     or null for plain frames
+   */
+  public BlockEncoder(
+      BlockCodec codec, boolean probeIncompressible, int softwareBelow, byte[] encryptionKey)
+      throws CodecException {
     if (softwareBelow < 0) {
       throw new IllegalArgumentException("softwareBelow cannot be negative: " + softwareBelow);
     }
@@ -85,6 +102,8 @@ public final class BlockEncoder implements AutoCloseable {
     this.compressor = codec.newCompressor();
     this.probe = probeIncompressible ? new IncompressibleProbe() : null;
     this.softwareBelow = codec.hardware() ? softwareBelow : 0;
+    this.cipher = encryptionKey == null ? null : new FrameCipher(encryptionKey);
+    this.ivLength = cipher == null ? 0 : FrameCipher.IV_LENGTH;
   }
 
   public BlockCodec codec() {
@@ -93,7 +112,9 @@ public final class BlockEncoder implements AutoCloseable {
 
   /** Room an output needs to take the frame of a {@code rawLength}-byte block. */
   public int maxFrameLength(int rawLength) {
-    return FRAME_HEADER_LENGTH + Math.max(rawLength, codec.maxCompressedLength(rawLength));
+    return FRAME_HEADER_LENGTH
+        + ivLength
+        + Math.max(rawLength, codec.maxCompressedLength(rawLength));
   }
 
   /**
@@ -129,8 +150,10 @@ public final class BlockEncoder implements AutoCloseable {
               + ".");
     }
     int start = out.position();
+    // The stored bytes; an encrypted frame's IV goes in front of them.
+    int text = start + FRAME_HEADER_LENGTH + ivLength;
     ByteBuffer payload = out.duplicate();
-    payload.position(start + FRAME_HEADER_LENGTH);
+    payload.position(text);
     ByteBuffer rawView = raw.duplicate();
     long t0 = System.nanoTime();
     int stored;
@@ -144,23 +167,27 @@ public final class BlockEncoder implements AutoCloseable {
     }
     // The probe's time counts as the codec's: it is the codec layer's work for this block.
     stats.codecNanos += System.nanoTime() - t0;
-    int flags = 0;
+    int flags = cipher == null ? 0 : FLAG_ENCRYPTED;
     if (stored >= rawLength) {
       stored = rawLength;
-      flags = FLAG_STORED_RAW;
-      ByteBuffers.putAt(out, start + FRAME_HEADER_LENGTH, raw, raw.position(), rawLength);
+      flags |= FLAG_STORED_RAW;
+      ByteBuffers.putAt(out, text, raw, raw.position(), rawLength);
       stats.storedRawBlocks++;
     }
-    FrameHeader.writeFields(out, start, codec.format(), flags, rawLength, stored);
-    out.duplicate()
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .putInt(start + FRAME_CHECKSUM_OFFSET, FrameHeader.checksum(crc, out, start, stored));
+    FrameHeader.writeFields(out, start, codec.format(), flags, rawLength, ivLength + stored);
+    // The checksum covers the plaintext: a frame decrypted with another key fails it.
+    int checksum =
+        FrameHeader.checksum(crc, out, start, ByteBuffers.range(out, text, text + stored));
+    out.duplicate().order(ByteOrder.LITTLE_ENDIAN).putInt(start + FRAME_CHECKSUM_OFFSET, checksum);
+    if (cipher != null) {
+      cipher.encryptInPlace(out, start + FRAME_HEADER_LENGTH, stored);
+    }
     raw.position(raw.limit());
-    out.position(start + FRAME_HEADER_LENGTH + stored);
+    out.position(text + stored);
     stats.blocks++;
     stats.rawBytes += rawLength;
-    stats.storedBytes += stored;
-    return FRAME_HEADER_LENGTH + stored;
+    stats.storedBytes += ivLength + stored;
+    return FRAME_HEADER_LENGTH + ivLength + stored;
   }
 
   /**

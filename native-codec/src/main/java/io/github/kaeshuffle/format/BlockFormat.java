@@ -34,6 +34,12 @@ public final class BlockFormat {
   /** Frame flag: the payload is the raw block, stored because compression did not shrink it. */
   public static final int FLAG_STORED_RAW = 0x01;
 
+  /**
+   * Frame flag: the payload is a 16-byte IV and the AES/CTR ciphertext of the stored bytes ({@link
+   * FrameCipher}); the frame's CRC32C covers the plaintext.
+   */
+  public static final int FLAG_ENCRYPTED = 0x02;
+
   public static final int FRAME_HEADER_LENGTH =
       4 // magic
           + 1 // format version

@@ -37,16 +37,26 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
   /** Software decoders lent when every hardware session is busy; not bounded. */
   private final ContextPool<BlockDecoder> overflow;
 
+  /** Spark's IO encryption key, for encrypted frames; null when none are expected. */
+  private final byte[] decryptionKey;
+
   /**
    * @param preferred the codec that decodes blocks of its own format (others use their format's
    *     default decoder); null for the defaults only
    * @param maxIdle most decoders kept for reuse; more returned at once are closed
    * @param bound with a hardware codec, how many sessions may exist and how long to wait for one
+   * @param decryptionKey the AES key of encrypted frames ({@link FrameCipher}), or null
    */
-  public DecoderPool(BlockCodec preferred, int maxIdle, SessionBound bound) {
+  public DecoderPool(BlockCodec preferred, int maxIdle, SessionBound bound, byte[] decryptionKey) {
     this.preferred = preferred;
+    this.decryptionKey = decryptionKey == null ? null : decryptionKey.clone();
     this.contexts = bound.pool(preferred, maxIdle, BlockDecoder::close);
     this.overflow = new ContextPool<>(maxIdle, BlockDecoder::close);
+  }
+
+  /** A pool of decoders for plain frames. */
+  public DecoderPool(BlockCodec preferred, int maxIdle, SessionBound bound) {
+    this(preferred, maxIdle, bound, null);
   }
 
   /** A pool without a session bound. */
@@ -69,7 +79,7 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
       d = take.idle();
     } else {
       // A decoder opens its native decompressors on first use, so making one cannot fail.
-      d = new BlockDecoder(preferred);
+      d = new BlockDecoder(preferred, decryptionKey);
       contexts.made();
       opened = preferred != null && preferred.hardware();
     }
@@ -85,7 +95,7 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
     }
     BlockDecoder d;
     try {
-      d = new BlockDecoder(Codecs.software(preferred.format()));
+      d = new BlockDecoder(Codecs.software(preferred.format()), decryptionKey);
     } catch (CodecException e) {
       overflow.notMade();
       throw new UncheckedIOException(e);

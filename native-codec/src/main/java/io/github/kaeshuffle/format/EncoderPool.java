@@ -35,6 +35,9 @@ public final class EncoderPool implements AutoCloseable {
   /** Software encoders lent when every hardware session is busy; not bounded. */
   private final ContextPool<BlockEncoder> overflow;
 
+  /** Spark's IO encryption key, every frame encrypted with it; null for plain frames. */
+  private final byte[] encryptionKey;
+
   /**
    * @param probeIncompressible whether the encoders probe blocks before the codec ({@link
    *     BlockEncoder#BlockEncoder(BlockCodec, boolean)})
@@ -42,18 +45,32 @@ public final class EncoderPool implements AutoCloseable {
    *     BlockEncoder#BlockEncoder(BlockCodec, boolean, int)})
    * @param maxIdle most encoders kept for reuse; more returned at once are closed
    * @param bound with a hardware codec, how many sessions may exist and how long to wait for one
+   * @param encryptionKey the AES key the encoders encrypt every frame with ({@link FrameCipher}),
+   *     or null
    */
   public EncoderPool(
       BlockCodec codec,
       boolean probeIncompressible,
       int softwareBelow,
       int maxIdle,
-      SessionBound bound) {
+      SessionBound bound,
+      byte[] encryptionKey) {
     this.codec = codec;
+    this.encryptionKey = encryptionKey == null ? null : encryptionKey.clone();
     this.probeIncompressible = probeIncompressible;
     this.softwareBelow = softwareBelow;
     this.contexts = bound.pool(codec, maxIdle, BlockEncoder::close);
     this.overflow = new ContextPool<>(maxIdle, BlockEncoder::close);
+  }
+
+  /** A pool of plain-frame encoders. */
+  public EncoderPool(
+      BlockCodec codec,
+      boolean probeIncompressible,
+      int softwareBelow,
+      int maxIdle,
+      SessionBound bound) {
+    this(codec, probeIncompressible, softwareBelow, maxIdle, bound, null);
   }
 
   /** A pool without a session bound. */
@@ -95,7 +112,7 @@ public final class EncoderPool implements AutoCloseable {
   private BlockEncoder make(ContextPool<BlockEncoder> pool, BlockCodec with, int below)
       throws CodecException {
     try {
-      BlockEncoder e = new BlockEncoder(with, probeIncompressible, below);
+      BlockEncoder e = new BlockEncoder(with, probeIncompressible, below, encryptionKey);
       pool.made();
       return e;
     } catch (CodecException | RuntimeException e) {

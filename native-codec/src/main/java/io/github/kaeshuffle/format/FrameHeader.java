@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.format;
 
+import static io.github.kaeshuffle.format.BlockFormat.FLAG_ENCRYPTED;
 import static io.github.kaeshuffle.format.BlockFormat.FLAG_STORED_RAW;
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
 import static io.github.kaeshuffle.format.BlockFormat.FRAME_MAGIC;
@@ -69,6 +70,15 @@ public final class FrameHeader {
     return (flags & FLAG_STORED_RAW) != 0;
   }
 
+  public boolean encrypted() {
+    return (flags & FLAG_ENCRYPTED) != 0;
+  }
+
+  /** The stored bytes before encryption: the payload less its IV when encrypted. */
+  public int plainLength() {
+    return encrypted() ? storedLength - FrameCipher.IV_LENGTH : storedLength;
+  }
+
   public int frameLength() {
     return FRAME_HEADER_LENGTH + storedLength;
   }
@@ -79,9 +89,18 @@ public final class FrameHeader {
    */
   static int checksum(Crc32c crc, ByteBuffer buf, int at, int storedLength) {
     int payload = at + FRAME_HEADER_LENGTH;
+    return checksum(crc, buf, at, ByteBuffers.range(buf, payload, payload + storedLength));
+  }
+
+  /**
+   * The checksum of the frame whose header is at {@code at} of {@code header} and whose checked
+   * payload bytes are {@code payload}'s remaining ones: the stored payload, or for an encrypted
+   * frame its plaintext.
+   */
+  static int checksum(Crc32c crc, ByteBuffer header, int at, ByteBuffer payload) {
     crc.reset();
-    crc.update(ByteBuffers.range(buf, at, at + BlockFormat.FRAME_CHECKSUM_OFFSET));
-    crc.update(ByteBuffers.range(buf, payload, payload + storedLength));
+    crc.update(ByteBuffers.range(header, at, at + BlockFormat.FRAME_CHECKSUM_OFFSET));
+    crc.update(payload.duplicate());
     return (int) crc.getValue();
   }
 
@@ -158,7 +177,7 @@ public final class FrameHeader {
       throw new CorruptBlockException(
           "Frame at offset " + at + " names unknown codec id " + codecId + ".");
     }
-    if ((flags & ~FLAG_STORED_RAW) != 0 || reserved != 0) {
+    if ((flags & ~(FLAG_STORED_RAW | FLAG_ENCRYPTED)) != 0 || reserved != 0) {
       throw new CorruptBlockException(
           "Frame at offset "
               + at
@@ -179,8 +198,10 @@ public final class FrameHeader {
               + ".");
     }
     boolean storedRaw = (flags & FLAG_STORED_RAW) != 0;
-    // Compressed payloads are kept only when strictly smaller than the raw block.
-    if (stored < 1 || stored > raw || storedRaw != (stored == raw)) {
+    // Compressed payloads are kept only when strictly smaller than the raw block; encryption adds
+    // the IV in front.
+    int plain = (flags & FLAG_ENCRYPTED) != 0 ? stored - FrameCipher.IV_LENGTH : stored;
+    if (plain < 1 || plain > raw || storedRaw != (plain == raw)) {
       throw new CorruptBlockException(
           "Frame at offset "
               + at

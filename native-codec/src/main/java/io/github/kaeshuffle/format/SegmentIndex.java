@@ -185,7 +185,7 @@ public final class SegmentIndex {
           || raw[i] < 1
           || raw[i] > MAX_BLOCK_SIZE
           || stored[i] < 1
-          || stored[i] > raw[i]) {
+          || stored[i] > raw[i] + FrameCipher.IV_LENGTH) { // an encrypted payload's IV
         throw new CorruptBlockException(
             "Segment index entry "
                 + i

@@ -83,7 +83,7 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
       }
       readFully(frame, FRAME_HEADER_LENGTH);
       int stored = frame.getInt(12);
-      if (stored < 1 || stored > MAX_BLOCK_SIZE) {
+      if (stored < 1 || stored > MAX_BLOCK_SIZE + FrameCipher.IV_LENGTH) {
         throw new CorruptBlockException("Frame declares stored length " + stored + ".");
       }
       if (frame.capacity() < FRAME_HEADER_LENGTH + stored) {

@@ -242,7 +242,7 @@ class SegmentFormatTest {
       {"8", "9000000", "raw length"}, // raw length above 8 MiB
       {"12", "600", "stored length"}, // stored > raw
       {"5", "99", "unknown codec"},
-      {"6", "2", "flags"},
+      {"6", "4", "flags"}, // bits 0 (stored raw) and 1 (encrypted) are the known ones
       {"4", "2", "version"},
     };
     for (String[] k : cases) {
