@@ -90,13 +90,25 @@ object Harness {
   /**
    * Configurations run only when named, each against the configuration it varies: without the
    * shuffle doctor's clocks (what measuring costs), without the incompressibility probe (what it
-   * saves and costs), with one serialization stream for all partitions, and with the block
-   * writer spilling its frames early.
+   * saves and costs), with one serialization stream for all partitions, with the block writer
+   * spilling its frames early, and with IO encryption (Spark's own encrypted shuffle, and ours
+   * measured against it).
    */
   val ExtraConfigs: Seq[Config] = {
     val libdeflate = kae("libdeflate", "spark-deflate-stream")
     val lz4 = kae("lz4", "spark-lz4")
+    val encrypted = "spark.io.encryption.enabled" -> "true"
+    val sparkEncrypted = Config(
+      "spark-lz4-encrypted",
+      kae = false,
+      "spark-lz4-encrypted",
+      Map("spark.io.compression.codec" -> "lz4", encrypted))
     Seq(
+      sparkEncrypted,
+      lz4.copy(
+        name = "kae-lz4-encrypted",
+        baseline = sparkEncrypted.name,
+        settings = lz4.settings + encrypted),
       variant(libdeflate, "kae-libdeflate-nodoctor", "spark.shuffle.kae.doctor.enabled" -> "false"),
       variant(
         libdeflate,

@@ -82,11 +82,12 @@ class LocalClusterSuite extends AnyFunSuite {
   }
 
   test("a shuffle that fell back to Spark's is deleted from the executors when unregistered") {
-    // IO encryption sends every shuffle to Spark's sort shuffle (the manager's superclass), on
-    // the driver when it is registered and on the executors that write and later delete it.
+    // spark.shuffle.kae.enabled=false sends every shuffle to Spark's sort shuffle (the manager's
+    // superclass), on the driver when it is registered and on the executors that write and later
+    // delete it.
     val conf = Sessions.conf(Some("auto"), Sessions.Kryo, Master)
       .set("spark.executor.memory", "512m")
-      .set("spark.io.encryption.enabled", "true")
+      .set("spark.shuffle.kae.enabled", "false")
     val localDir = Paths.get(conf.get("spark.local.dir"))
     Sessions.withTestingMode {
       // The workers must put executors' dirs under this application's spark.local.dir.
@@ -183,7 +184,7 @@ class LocalClusterSuite extends AnyFunSuite {
     finally walk.close()
   }
 
-  test("spark.authenticate with network encryption across executors") {
+  test("spark.authenticate with network and IO encryption across executors") {
     val exp = expected
     val workloads = Seq("sort", "lda-edges", "sql-join")
     val remoteBytes = new AtomicLong
@@ -192,7 +193,8 @@ class LocalClusterSuite extends AnyFunSuite {
         .set("spark.executor.memory", "512m")
         .set("spark.authenticate", "true")
         .set("spark.authenticate.secret", "kae-shuffle-test-secret")
-        .set("spark.network.crypto.enabled", "true")) { spark =>
+        .set("spark.network.crypto.enabled", "true")
+        .set("spark.io.encryption.enabled", "true")) { spark =>
         val sc = spark.sparkContext
         Sessions.addToTotal(sc, remoteBytes)(_.shuffleReadMetrics.remoteBytesRead)
         val r = workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap

@@ -64,7 +64,7 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
     )
   }
 
-  test("cluster mode: the driver runs in YARN; executors use the KAEzip backend") {
+  test("cluster mode, authentication and IO encryption on: executors use the KAEzip backend") {
     val workloads = Seq("sort", "lda-edges", "sql-join", "groupby-skew-sql")
     val expected = Sessions.expected(workloads)
     val before = yarn.containerLogs().map(_._1).toSet
@@ -74,7 +74,11 @@ class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
       yarn.sparkConf("kaezip") ++ Map(
         // The counting zlib stand-in plays KAEzip on this x86 host (see docs/native-codec.md).
         "spark.shuffle.kae.kaezip.libraryPath" -> Sessions.standIn,
-        "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"
+        "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true",
+        // A secured cluster: every frame encrypted with the application's IO key.
+        "spark.authenticate" -> "true",
+        "spark.network.crypto.enabled" -> "true",
+        "spark.io.encryption.enabled" -> "true"
       ),
       workloads
     )

@@ -140,7 +140,8 @@ private[spark] object KaeShuffleConf {
 
   val READER_WINDOW_KIND: ConfigEntry[String] = entry("reader.window")
     .doc("Where decoded blocks wait: `direct` (off-heap buffers) or `mapped` (a memory-mapped " +
-      "file in the executor's local dirs). Both are released explicitly when the task ends.")
+      "file in the executor's local dirs). Both are released explicitly when the task ends. " +
+      "`mapped` is refused with spark.io.encryption.enabled: it would put decoded blocks on disk.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
     .checkValues(Set("direct", "mapped"))

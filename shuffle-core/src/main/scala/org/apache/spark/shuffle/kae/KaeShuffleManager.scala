@@ -38,10 +38,10 @@ import org.apache.spark.util.collection.OpenHashSet
  * Netty block transfer serve them unchanged. Each partition's bytes in `.data` are one segment of
  * frames (docs/block-format.md).
  *
- * Shuffles this manager cannot serve correctly go to Spark's own sort shuffle, decided per
- * shuffle when it is registered and logged once with the reason: `spark.shuffle.kae.enabled`
- * false, or `spark.io.encryption.enabled` true (blocks are not encrypted yet). Push-based shuffle
- * is turned off ([[PushBasedShuffle]]).
+ * With `spark.shuffle.kae.enabled` false, shuffles go to Spark's own sort shuffle, decided per
+ * shuffle when it is registered and logged once. With `spark.io.encryption.enabled`, every frame
+ * is encrypted with the application's IO key (docs/block-format.md). Push-based shuffle is turned
+ * off ([[PushBasedShuffle]]).
  *
  * It extends Spark's [[SortShuffleManager]] for two reasons. Spark SQL copies every row before a
  * shuffle unless the manager `isInstanceOf[SortShuffleManager]`
@@ -95,6 +95,14 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   private lazy val writerSettings = settings.writerSettings(codec)
   private lazy val readerSettings = settings.readerSettings(codec)
 
+  /**
+   * Spark's IO encryption key (`spark.io.encryption.enabled`), which every frame is encrypted
+   * with; null without IO encryption. Asked for when the pools are made (executors get the key
+   * from the driver when they register).
+   */
+  private def ioEncryptionKey: Array[Byte] =
+    SparkEnv.get.securityManager.getIOEncryptionKey().orNull
+
   /** The pools' hardware session bound, by default from this JVM's task slots. */
   private lazy val sessionBound = settings.sessionBound(shims.taskSlots(conf))
 
@@ -109,7 +117,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       writerSettings.probeIncompressible,
       writerSettings.hardwareMinBlock,
       2 * Runtime.getRuntime.availableProcessors(),
-      sessionBound)
+      sessionBound,
+      ioEncryptionKey)
   }
   private val encodersMade = new AtomicBoolean(false)
 
@@ -123,7 +132,11 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
    */
   private lazy val decoders = {
     decodersMade.set(true)
-    new DecoderPool(codec, 2 * Runtime.getRuntime.availableProcessors(), sessionBound)
+    new DecoderPool(
+      codec,
+      2 * Runtime.getRuntime.availableProcessors(),
+      sessionBound,
+      ioEncryptionKey)
   }
   private val decodersMade = new AtomicBoolean(false)
 
@@ -251,12 +264,6 @@ private[spark] object KaeShuffleManager {
 
   /** Why a shuffle registered now must use Spark's sort shuffle, if it must. */
   def fallbackReason(conf: SparkConf, settings: KaeShuffleSettings): Option[String] = {
-    if (!settings.enabled) {
-      Some(s"${KaeShuffleConf.ENABLED.key}=false")
-    } else if (conf.get(config.IO_ENCRYPTION_ENABLED)) {
-      Some(s"${config.IO_ENCRYPTION_ENABLED.key}=true and KAE Shuffle does not encrypt blocks yet")
-    } else {
-      None
-    }
+    if (!settings.enabled) Some(s"${KaeShuffleConf.ENABLED.key}=false") else None
   }
 }

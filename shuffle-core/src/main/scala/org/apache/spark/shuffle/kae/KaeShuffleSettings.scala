@@ -22,6 +22,7 @@ import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.SparkConf
+import org.apache.spark.internal.config
 import org.apache.spark.internal.config.ConfigEntry
 
 /**
@@ -114,7 +115,7 @@ private[spark] object KaeShuffleSettings {
       conf.get(KAEZIP_SESSION_WAIT),
       conf.get(READER_PREFETCH),
       conf.get(READER_WINDOW_SIZE),
-      DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT)),
+      windowKind(conf),
       conf.get(READER_MAX_IN_MEMORY_FETCH),
       conf.get(STAGE_SUMMARY),
       conf.get(DOCTOR),
@@ -125,6 +126,20 @@ private[spark] object KaeShuffleSettings {
         conf.get(DOCTOR_ENGINE_DECOMPRESS)
       )
     )
+  }
+
+  /**
+   * A mapped window puts decoded blocks in a file of the local dirs: with IO encryption, that
+   * would be plaintext on disk.
+   */
+  private def windowKind(conf: SparkConf): DecodeWindow.Kind = {
+    val kind = DecodeWindow.Kind.valueOf(conf.get(READER_WINDOW_KIND).toUpperCase(Locale.ROOT))
+    if (kind == DecodeWindow.Kind.MAPPED && conf.get(config.IO_ENCRYPTION_ENABLED)) {
+      throw new IllegalArgumentException(s"'${conf.get(READER_WINDOW_KIND)}' in " +
+        s"${READER_WINDOW_KIND.key} is invalid with ${config.IO_ENCRYPTION_ENABLED.key}=true: a " +
+        "mapped window writes decoded (plaintext) blocks to a file in the local dirs. Use direct.")
+    }
+    kind
   }
 
   /**

@@ -83,7 +83,10 @@ class KaeShuffleConfSuite extends AnyFunSuite {
       Seq(WRITER_MAX_MEMORY.key -> "lots") -> Seq(WRITER_MAX_MEMORY.key),
       Seq(WRITER_INITIAL_BUFFER.key -> "100") -> Seq(WRITER_INITIAL_BUFFER.key, "1k"),
       Seq(WRITER_INITIAL_BUFFER.key -> "64k", BLOCK_SIZE.key -> "32k") ->
-        Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768")
+        Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768"),
+      // Decoded blocks in a file of the local dirs would be plaintext on disk.
+      Seq(READER_WINDOW_KIND.key -> "mapped", "spark.io.encryption.enabled" -> "true") ->
+        Seq(READER_WINDOW_KIND.key, "mapped", "spark.io.encryption.enabled", "direct")
     )
     for ((pairs, words) <- cases) {
       val message = rejected(pairs: _*)

@@ -57,23 +57,25 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
     }
   }
 
-  test("IO encryption sends shuffles to Spark's sort shuffle, which encrypts them") {
+  test("IO encryption: KAE Shuffle encrypts every frame, no plaintext on disk") {
     val conf = LocalSpark.conf().set("spark.io.encryption.enabled", "true")
     withKae(conf) { sc =>
-      val (rdd, result) = job(sc)
-      assert(!handleOf(rdd).isInstanceOf[KaeShuffleHandle[_, _, _]])
-      assert(result == expected)
-      // Nothing KAE wrote is on disk: no segment magic in any shuffle data file.
-      for (o <- ShuffleFiles.mapOutputs(sc, 0)) {
+      // Records whose text is known, to look for on disk; the job's own result checks the rest.
+      val known = "KNOWN-PLAINTEXT-0123456789"
+      val texts = sc.parallelize(1 to 20000, 4).map(i => (i % 50, s"$known-$i"))
+        .partitionBy(new HashPartitioner(5))
+      assert(handleOf(texts).isInstanceOf[KaeShuffleHandle[_, _, _]])
+      assert(texts.count() == 20000)
+      val files = ShuffleFiles.mapOutputs(sc, handleOf(texts).shuffleId)
+      assert(files.size == 4)
+      for (o <- files) {
         val bytes = o.bytes
-        assert(!bytes.sliding(4).exists(_.sameElements("KAEF".getBytes)), o.data)
+        assert(bytes.sliding(4).exists(_.sameElements("KAEF".getBytes)), "no KAE frame")
+        assert(!bytes.sliding(known.length).exists(_.sameElements(known.getBytes)), o.data)
       }
-      // Spark's sort shuffle, which wrote them, deletes them when the shuffle is unregistered.
-      val shuffleId = handleOf(rdd).shuffleId
-      val files = ShuffleFiles.mapOutputs(sc, shuffleId).map(_.data)
-      assert(files.nonEmpty && files.forall(Files.exists(_)))
-      assert(sc.env.shuffleManager.unregisterShuffle(shuffleId))
-      assert(files.forall(f => !Files.exists(f)), "data files left behind")
+      val (rdd, result) = job(sc)
+      assert(handleOf(rdd).isInstanceOf[KaeShuffleHandle[_, _, _]])
+      assert(result == expected)
     }
   }
 
