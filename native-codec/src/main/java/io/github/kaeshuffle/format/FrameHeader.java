@@ -84,15 +84,6 @@ public final class FrameHeader {
   }
 
   /**
-   * The frame's checksum: CRC32C of the header bytes before the checksum field, then the {@code
-   * storedLength} payload bytes, for the frame at absolute index {@code at}.
-   */
-  static int checksum(Crc32c crc, ByteBuffer buf, int at, int storedLength) {
-    int payload = at + FRAME_HEADER_LENGTH;
-    return checksum(crc, buf, at, ByteBuffers.range(buf, payload, payload + storedLength));
-  }
-
-  /**
    * The checksum of the frame whose header is at {@code at} of {@code header} and whose checked
    * payload bytes are {@code payload}'s remaining ones: the stored payload, or for an encrypted
    * frame its plaintext.

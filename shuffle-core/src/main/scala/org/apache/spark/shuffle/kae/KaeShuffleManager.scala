@@ -22,7 +22,6 @@ import io.github.kaeshuffle.codec.{BlockCodec, Codecs, KaeZipPreflight}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
-import org.apache.spark.internal.config
 import org.apache.spark.shuffle._
 import org.apache.spark.shuffle.api.ShuffleExecutorComponents
 import org.apache.spark.shuffle.sort.SortShuffleManager
@@ -148,7 +147,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   override def registerShuffle[K, V, C](
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
-    KaeShuffleManager.fallbackReason(conf, settings) match {
+    KaeShuffleManager.fallbackReason(settings) match {
       case Some(reason) =>
         logInfo(s"Shuffle $shuffleId uses Spark's sort shuffle: $reason.")
         super.registerShuffle(shuffleId, dependency)
@@ -263,7 +262,6 @@ private[spark] object KaeShuffleManager {
     dep.serializer.supportsRelocationOfSerializedObjects && !dep.mapSideCombine
 
   /** Why a shuffle registered now must use Spark's sort shuffle, if it must. */
-  def fallbackReason(conf: SparkConf, settings: KaeShuffleSettings): Option[String] = {
+  def fallbackReason(settings: KaeShuffleSettings): Option[String] =
     if (!settings.enabled) Some(s"${KaeShuffleConf.ENABLED.key}=false") else None
-  }
 }

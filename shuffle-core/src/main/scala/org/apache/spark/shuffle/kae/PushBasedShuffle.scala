@@ -32,15 +32,12 @@ import org.apache.spark.internal.config
  */
 private[kae] object PushBasedShuffle extends Logging {
 
-  /** Turns push-based shuffle off in `conf` if it is on; returns whether it was on. */
-  def turnOff(conf: SparkConf): Boolean = {
-    val wasOn = conf.get(config.PUSH_BASED_SHUFFLE_ENABLED)
-    if (wasOn) {
+  /** Turns push-based shuffle off in `conf` if it is on. */
+  def turnOff(conf: SparkConf): Unit =
+    if (conf.get(config.PUSH_BASED_SHUFFLE_ENABLED)) {
       conf.set(config.PUSH_BASED_SHUFFLE_ENABLED, false)
       logWarning(s"${config.PUSH_BASED_SHUFFLE_ENABLED.key}=true is turned off: KAE Shuffle does " +
         "not read merged shuffle blocks yet, so pushing and merging its map output would be " +
         "wasted work (docs/configuration.md).")
     }
-    wasOn
-  }
 }

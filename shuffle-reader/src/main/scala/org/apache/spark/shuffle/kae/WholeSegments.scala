@@ -99,7 +99,8 @@ private[kae] final class WholeSegments(
       }
     case None =>
       // A stream over a file (fetched to disk) knows its length; others have the estimate.
-      val length = if (in.available() > 0) in.available().toLong else size
+      val available = in.available()
+      val length = if (available > 0) available.toLong else size
       if (!memory.reserveHeapCopy(length)) None
       else {
         val a =
