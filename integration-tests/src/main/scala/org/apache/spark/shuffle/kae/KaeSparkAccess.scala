@@ -14,7 +14,7 @@
 package org.apache.spark.shuffle.kae
 
 import org.apache.spark.{MapOutputTrackerMaster, ShuffleDependency, SparkContext}
-import org.apache.spark.scheduler.TaskInfo
+import org.apache.spark.scheduler.{StageInfo, TaskInfo}
 
 /** Lets the tests and benchmarks, outside Spark's packages, use what Spark keeps private. */
 object KaeSparkAccess {
@@ -55,6 +55,17 @@ object KaeSparkAccess {
   /** KAE Shuffle's counts in a task's accumulator updates, by full name (`kae.shuffle.*`). */
   def kaeCounts(task: TaskInfo): Map[String, Long] =
     KaeStageSummaryListener.kaeValues(task.accumulables, _.update)
+
+  /**
+   * The KAE Shuffle accumulators among a completed stage's accumulables: each one's id and its
+   * value, the total Spark merged from every successful task so far, by full name.
+   */
+  def kaeAccumulators(stage: StageInfo): Map[Long, Map[String, Long]] =
+    stage.accumulables.values.filter(_.name.contains(KaeShuffleMetrics.AccumulatorName))
+      .map(a => a.id -> KaeStageSummaryListener.kaeValues(Seq(a), _.value)).toMap
+
+  /** The names of KAE Shuffle's counts, as the accumulator and the metrics sources have them. */
+  def countNames: Seq[String] = KaeShuffleMetrics.Names
 
   /** Waits until every listener has seen every event posted so far. */
   def drainListeners(sc: SparkContext): Unit = sc.listenerBus.waitUntilEmpty()

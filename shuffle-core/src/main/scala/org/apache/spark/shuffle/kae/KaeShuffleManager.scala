@@ -144,6 +144,22 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
 
   private val listenerAdded = new AtomicBoolean(false)
 
+  /**
+   * What this JVM's tasks did, in Spark's metrics system ([[KaeShuffleSource]]); registered with
+   * the first task that reports, when the application and executor ids are known.
+   */
+  private lazy val taskCounts = {
+    val source = new KaeShuffleSource(KaeShuffleSource.Tasks)
+    KaeShuffleSource.register(source)
+    source
+  }
+
+  /** A task's counts go to its shuffle's accumulator and to this JVM's metrics source. */
+  private def report(h: KaeShuffleHandle[_, _, _], counts: ShuffleCounts): Unit = {
+    if (h.metrics != null) h.metrics.add(counts)
+    taskCounts.add(counts)
+  }
+
   override def registerShuffle[K, V, C](
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
@@ -153,7 +169,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         super.registerShuffle(shuffleId, dependency)
       case None =>
         val sc = SparkContext.getActive
-        sc.foreach(addStageSummaryListener)
+        sc.foreach(addDriverListeners)
         val blockWriter = KaeShuffleManager.canUseBlockWriter(dependency)
         logInfo(s"Shuffle $shuffleId uses KAE Shuffle (${dependency.partitioner.numPartitions} " +
           s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}, " +
@@ -171,12 +187,21 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
     if (dep.mapSideCombine) "map-side combine"
     else s"${dep.serializer.getClass.getSimpleName} cannot relocate serialized records"
 
-  private def addStageSummaryListener(sc: SparkContext): Unit = {
-    if ((settings.stageSummary || settings.doctor) && listenerAdded.compareAndSet(false, true)) {
-      sc.addSparkListener(new KaeStageSummaryListener(
-        settings.stageSummary,
-        settings.doctor,
-        engine = settings.engine))
+  /**
+   * With the first KAE shuffle: the application's totals in the metrics system, and the stage
+   * summaries and diagnoses in the driver log when asked for.
+   */
+  private def addDriverListeners(sc: SparkContext): Unit = {
+    if (listenerAdded.compareAndSet(false, true)) {
+      val application = new KaeShuffleSource(KaeShuffleSource.Application)
+      KaeShuffleSource.register(application)
+      sc.addSparkListener(new ApplicationCountsListener(application))
+      if (settings.stageSummary || settings.doctor) {
+        sc.addSparkListener(new KaeStageSummaryListener(
+          settings.stageSummary,
+          settings.doctor,
+          engine = settings.engine))
+      }
     }
   }
 
@@ -189,7 +214,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       val ids = kaeMapIds.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
       ids.synchronized { ids.add(mapId) }
       val onStats = (stats: BlockStats, times: WriteTimes) =>
-        if (h.metrics != null) h.metrics.addWrite(stats, times)
+        report(h, ShuffleCounts.ofWrite(stats, times))
       val task = MapTask(
         mapId,
         context,
@@ -223,7 +248,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         metrics,
         readerSettings,
         decoders,
-        (stats, sources) => if (h.metrics != null) h.metrics.addRead(stats, sources),
+        (stats, sources) => report(h, ShuffleCounts.ofRead(stats, sources)),
         shims.canUseBatchFetch(startPartition, endPartition, context),
         settings.doctor
       )

@@ -13,8 +13,6 @@
  */
 package org.apache.spark.shuffle.kae
 
-import io.github.kaeshuffle.format.BlockStats
-
 import org.apache.spark.SparkContext
 import org.apache.spark.util.AccumulatorV2
 
@@ -60,48 +58,6 @@ private[spark] final class KaeShuffleMetrics extends AccumulatorV2[ShuffleCounts
   /** This accumulator's count of a metric named in the companion. */
   def apply(name: String): Long = counts(Index(name))
 
-  def addWrite(s: BlockStats, times: WriteTimes): Unit = {
-    add(WriteRawBytes, s.rawBytes())
-    add(WriteStoredBytes, s.storedBytes())
-    add(WriteCodecCalls, s.codecCalls())
-    add(WriteCodecNanos, s.codecNanos())
-    add(WriteStoredRawBlocks, s.storedRawBlocks())
-    add(WriteProbedRawBlocks, s.probedRawBlocks())
-    add(WriteSoftwareBlocks, s.softwareBlocks())
-    add(WriteSmallSoftwareBlocks, s.smallSoftwareBlocks())
-    addHardware(s, WriteHardwareRequests, WriteOverflowBlocks, WriteSessions, WriteSessionWaitNanos)
-    add(WriteSerializeNanos, times.serializeNanos)
-    add(WriteDiskNanos, times.diskNanos)
-  }
-
-  def addRead(s: BlockStats, sources: ReadSources): Unit = {
-    add(ReadRawBytes, s.rawBytes())
-    add(ReadCodecCalls, s.codecCalls())
-    add(ReadCodecNanos, s.codecNanos())
-    add(ReadSoftwareBlocks, s.softwareBlocks())
-    addHardware(s, ReadHardwareRequests, ReadOverflowBlocks, ReadSessions, ReadSessionWaitNanos)
-    add(ReadWaitNanos, sources.waitNanos)
-    add(ReadMappedBytes, sources.mappedBytes)
-    add(ReadInPlaceBytes, sources.inPlaceBytes)
-    add(ReadCopiedBytes, sources.copiedBytes)
-    add(ReadFetchNanos, sources.fetchNanos)
-    add(ReadDecodeNanos, sources.decodeNanos)
-    add(ReadDeserializeNanos, sources.deserializeNanos)
-  }
-
-  private def addHardware(
-      s: BlockStats,
-      requests: String,
-      overflow: String,
-      sessions: String,
-      waitNanos: String): Unit = {
-    add(requests, s.hardwareRequests())
-    add(overflow, s.overflowBlocks())
-    add(sessions, s.sessionsOpened())
-    add(waitNanos, s.sessionWaitNanos())
-  }
-
-  private def add(name: String, value: Long): Unit = counts(Index(name)) += value
 }
 
 private[spark] object KaeShuffleMetrics {

@@ -15,6 +15,8 @@ package org.apache.spark.shuffle.kae
 
 import scala.util.Try
 
+import io.github.kaeshuffle.format.BlockStats
+
 /**
  * A shuffle's counts by full name (`kae.shuffle.write.rawBytes`, ...): the value of a
  * [[KaeShuffleMetrics]] accumulator, a task's update or a total. Absent names count 0.
@@ -32,6 +34,44 @@ private[spark] final case class ShuffleCounts(counts: Map[String, Long]) {
 }
 
 private[spark] object ShuffleCounts {
+  import KaeShuffleMetrics._
+
+  /** A map task's counts: its encoder's statistics and its writer's times. */
+  def ofWrite(s: BlockStats, times: WriteTimes): ShuffleCounts = ShuffleCounts(Map(
+    WriteRawBytes -> s.rawBytes(),
+    WriteStoredBytes -> s.storedBytes(),
+    WriteCodecCalls -> s.codecCalls(),
+    WriteCodecNanos -> s.codecNanos(),
+    WriteStoredRawBlocks -> s.storedRawBlocks(),
+    WriteProbedRawBlocks -> s.probedRawBlocks(),
+    WriteSoftwareBlocks -> s.softwareBlocks(),
+    WriteSmallSoftwareBlocks -> s.smallSoftwareBlocks(),
+    WriteHardwareRequests -> s.hardwareRequests(),
+    WriteOverflowBlocks -> s.overflowBlocks(),
+    WriteSessions -> s.sessionsOpened(),
+    WriteSessionWaitNanos -> s.sessionWaitNanos(),
+    WriteSerializeNanos -> times.serializeNanos,
+    WriteDiskNanos -> times.diskNanos
+  ))
+
+  /** A reduce task's counts: its decoders' statistics and where its bytes came from. */
+  def ofRead(s: BlockStats, sources: ReadSources): ShuffleCounts = ShuffleCounts(Map(
+    ReadRawBytes -> s.rawBytes(),
+    ReadCodecCalls -> s.codecCalls(),
+    ReadCodecNanos -> s.codecNanos(),
+    ReadSoftwareBlocks -> s.softwareBlocks(),
+    ReadHardwareRequests -> s.hardwareRequests(),
+    ReadOverflowBlocks -> s.overflowBlocks(),
+    ReadSessions -> s.sessionsOpened(),
+    ReadSessionWaitNanos -> s.sessionWaitNanos(),
+    ReadWaitNanos -> sources.waitNanos,
+    ReadMappedBytes -> sources.mappedBytes,
+    ReadInPlaceBytes -> sources.inPlaceBytes,
+    ReadCopiedBytes -> sources.copiedBytes,
+    ReadFetchNanos -> sources.fetchNanos,
+    ReadDecodeNanos -> sources.decodeNanos,
+    ReadDeserializeNanos -> sources.deserializeNanos
+  ))
 
   /** The counts in [[ShuffleCounts#toString]]'s text; None when it is not such a text. */
   def parse(text: String): Option[ShuffleCounts] = Try {
