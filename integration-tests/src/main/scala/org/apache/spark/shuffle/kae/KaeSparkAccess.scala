@@ -67,6 +67,9 @@ object KaeSparkAccess {
   /** The names of KAE Shuffle's counts, as the accumulator and the metrics sources have them. */
   def countNames: Seq[String] = KaeShuffleMetrics.Names
 
+  /** Bytes as the stage summary line and the UI tab write them ("1.5 MiB"). */
+  def mib(bytes: Long): String = KaeStageSummaryListener.mib(bytes)
+
   /** Waits until every listener has seen every event posted so far. */
   def drainListeners(sc: SparkContext): Unit = sc.listenerBus.waitUntilEmpty()
 

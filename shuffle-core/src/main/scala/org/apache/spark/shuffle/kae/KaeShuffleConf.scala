@@ -209,6 +209,14 @@ private[spark] object KaeShuffleConf {
     .booleanConf
     .createWithDefault(true)
 
+  val UI: ConfigEntry[Boolean] = entry("ui.enabled")
+    .doc("Show the KAE Shuffle tab in the Spark UI (from the application's first shuffle on) and " +
+      "post what the driver chose (codec, hardware verdict, settings, shuffles that fell back) " +
+      "to the listener bus, so the event log carries it to the History Server's tab " +
+      "(docs/metrics.md).")
+    .booleanConf
+    .createWithDefault(true)
+
   val DOCTOR: ConfigEntry[Boolean] = entry("doctor.enabled")
     .doc("The shuffle doctor: measure, in every task, the time in each link of the shuffle " +
       "chain (serialization, compress, disk write; fetch, decompress, deserialization; exact " +

@@ -163,12 +163,14 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   override def registerShuffle[K, V, C](
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
+    val sc = SparkContext.getActive
+    sc.foreach(showInUi)
     KaeShuffleManager.fallbackReason(settings) match {
       case Some(reason) =>
         logInfo(s"Shuffle $shuffleId uses Spark's sort shuffle: $reason.")
+        if (settings.ui) sc.foreach(_.listenerBus.post(KaeShuffleFellBack(shuffleId, reason)))
         super.registerShuffle(shuffleId, dependency)
       case None =>
-        val sc = SparkContext.getActive
         sc.foreach(addDriverListeners)
         val blockWriter = KaeShuffleManager.canUseBlockWriter(dependency)
         logInfo(s"Shuffle $shuffleId uses KAE Shuffle (${dependency.partitioner.numPartitions} " +
@@ -186,6 +188,35 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   private def sortWriterReason(dep: ShuffleDependency[_, _, _]): String =
     if (dep.mapSideCombine) "map-side combine"
     else s"${dep.serializer.getClass.getSimpleName} cannot relocate serialized records"
+
+  private val uiStarted = new AtomicBoolean(false)
+
+  /** With the application's first shuffle: the UI tab, and what this manager chose. */
+  private def showInUi(sc: SparkContext): Unit = {
+    if (settings.ui && uiStarted.compareAndSet(false, true)) KaeShuffleUi.start(sc, started)
+  }
+
+  /** What the driver chose, for the UI tab and the event log. */
+  private def started: KaeShuffleStarted = {
+    val options = settings.codecOptions
+    val (codecName, reason, hardware) =
+      if (!settings.enabled) ("-", s"${KaeShuffleConf.ENABLED.key}=false", "not asked")
+      else {
+        val selection = Codecs.select(options)
+        val verdict =
+          if (options.codec().mayUseHardware()) KaeZipPreflight.run(options).verdict()
+          else s"not asked (${KaeShuffleConf.CODEC.key}=${options.codec().id()})"
+        (selection.codec().name(), selection.reason(), verdict)
+      }
+    KaeShuffleStarted(
+      SparkLine.BUILT,
+      codecName,
+      reason,
+      hardware,
+      conf.getAll.filter(_._1.startsWith(KaeShuffleConf.PREFIX)).toMap,
+      conf.getBoolean("spark.io.encryption.enabled", false)
+    )
+  }
 
   /**
    * With the first KAE shuffle: the application's totals in the metrics system, and the stage

@@ -50,6 +50,7 @@ private[spark] case class KaeShuffleSettings(
     windowKind: DecodeWindow.Kind,
     maxInMemoryFetch: Long,
     stageSummary: Boolean,
+    ui: Boolean,
     doctor: Boolean,
     engine: EngineModel) {
 
@@ -118,6 +119,7 @@ private[spark] object KaeShuffleSettings {
       windowKind(conf),
       conf.get(READER_MAX_IN_MEMORY_FETCH),
       conf.get(STAGE_SUMMARY),
+      conf.get(UI),
       conf.get(DOCTOR),
       EngineModel(
         TimeUnit.MICROSECONDS.toNanos(conf.get(DOCTOR_ENGINE_REQUEST)),

@@ -14,11 +14,9 @@
 package org.apache.spark.shuffle.kae
 
 import java.util.Locale
-import java.util.concurrent.ConcurrentHashMap
 
 import scala.util.Try
 
-import org.apache.spark.Success
 import org.apache.spark.internal.Logging
 import org.apache.spark.scheduler.{
   AccumulableInfo,
@@ -30,9 +28,8 @@ import org.apache.spark.scheduler.{
 
 /**
  * Logs, per completed stage that wrote or read a KAE shuffle, one summary line (bytes, codec
- * calls) and the shuffle doctor's diagnosis ([[ShuffleDoctor]]). Sums the accumulator updates and
- * metrics of the stage's successful tasks (a stage's accumulable values are the accumulators'
- * global totals, which would count a shuffle read by two stages twice).
+ * calls) and the shuffle doctor's diagnosis ([[ShuffleDoctor]]), from the stage's successful
+ * tasks ([[StageAccumulation]]).
  *
  * @param summaries log the summary line
  * @param doctor log the diagnosis
@@ -47,34 +44,14 @@ private[spark] class KaeStageSummaryListener(
     out: String => Unit = null,
     onDiagnosis: Diagnosis => Unit = _ => (),
     engine: EngineModel = EngineModel.KaeZip) extends SparkListener with Logging {
-  private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()
+  private val stages = new StageAccumulation
   private lazy val codecRates = rates()
 
-  override def onTaskEnd(event: SparkListenerTaskEnd): Unit = {
-    if (event.reason == Success && event.taskInfo != null) {
-      val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
-      if (updates.nonEmpty) {
-        val m = event.taskMetrics
-        val task = if (m == null)
-          StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L, 0L, updates)
-        else StageTotals(
-          event.stageId,
-          event.stageAttemptId,
-          "",
-          1,
-          m.executorRunTime * 1000000L,
-          m.shuffleReadMetrics.totalBytesRead,
-          m.shuffleWriteMetrics.bytesWritten,
-          updates)
-        perStage.merge((event.stageId, event.stageAttemptId), task, (a, b) => a + b)
-      }
-    }
-  }
+  override def onTaskEnd(event: SparkListenerTaskEnd): Unit = stages.taskEnded(event)
 
   override def onStageCompleted(event: SparkListenerStageCompleted): Unit = {
     val info = event.stageInfo
-    Option(perStage.remove((info.stageId, info.attemptNumber()))).foreach { sums =>
-      val totals = sums.copy(name = info.name)
+    stages.stageCompleted(info).foreach { totals =>
       if (summaries) {
         KaeStageSummaryListener.summary(info, totals.kae).foreach(emit)
       }
@@ -170,13 +147,13 @@ private[spark] object KaeStageSummaryListener {
       s" $sessions sessions opened, $overflow blocks in software because every session was busy" +
       s" (waited ${millis(waitNanos)})"
 
-  private def mib(b: Long): String = "%.1f MiB".formatLocal(Locale.ROOT, b / 1048576.0)
+  private[kae] def mib(b: Long): String = "%.1f MiB".formatLocal(Locale.ROOT, b / 1048576.0)
 
-  private def millis(nanos: Long): String = "%.0f ms".formatLocal(Locale.ROOT, nanos / 1e6)
+  private[kae] def millis(nanos: Long): String = "%.0f ms".formatLocal(Locale.ROOT, nanos / 1e6)
 
-  private def ratio(raw: Long, stored: Long): String =
+  private[kae] def ratio(raw: Long, stored: Long): String =
     if (stored == 0) "-" else "%.2f".formatLocal(Locale.ROOT, raw.toDouble / stored)
 
-  private def perCall(bytes: Long, calls: Long): String =
+  private[kae] def perCall(bytes: Long, calls: Long): String =
     if (calls == 0) "-" else "%.1f KiB".formatLocal(Locale.ROOT, bytes / 1024.0 / calls)
 }

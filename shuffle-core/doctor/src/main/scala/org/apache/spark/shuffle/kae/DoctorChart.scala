@@ -19,17 +19,12 @@ import java.io.File
 import java.util.Locale
 import javax.imageio.ImageIO
 
-/** Stacked horizontal bars of each stage's link times, drawn with Java2D (headless). */
+/**
+ * Stacked horizontal bars of each stage's link times ([[DoctorBars]], as the UI tab draws them),
+ * drawn with Java2D (headless), on one time axis for all stages.
+ */
 private[spark] object DoctorChart {
-  private val colors = Map(
-    ShuffleDoctor.Fetch -> new Color(0x8c564b),
-    ShuffleDoctor.Decompress -> new Color(0xe377c2),
-    ShuffleDoctor.Deserialization -> new Color(0xbcbd22),
-    ShuffleDoctor.Serialization -> new Color(0x1f77b4),
-    ShuffleDoctor.Compress -> new Color(0xd62728),
-    ShuffleDoctor.DiskWrite -> new Color(0x2ca02c),
-    ShuffleDoctor.Other -> new Color(0xc7c7c7)
-  )
+  private def color(link: String): Color = new Color(DoctorBars.Colors(link))
 
   def write(report: KaeShuffleDoctor.Report, file: File): Unit = {
     System.setProperty("java.awt.headless", "true")
@@ -56,7 +51,7 @@ private[spark] object DoctorChart {
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12))
       var x = 12
       for (name <- ShuffleDoctor.Links) {
-        g.setColor(colors(name))
+        g.setColor(color(name))
         g.fillRect(x, 40, 14, 14)
         g.setColor(Color.BLACK)
         g.drawString(name, x + 18, 52)
@@ -73,9 +68,9 @@ private[spark] object DoctorChart {
           12,
           y + 18)
         var left = labelWidth.toDouble
-        for (name <- ShuffleDoctor.Links; l <- d.all.find(_.name == name) if l.nanos > 0) {
-          val w = l.nanos * scale
-          g.setColor(colors(name))
+        for (s <- DoctorBars.segments(d)) {
+          val w = s.nanos * scale
+          g.setColor(color(s.link))
           g.fillRect(left.round.toInt, y + 4, math.max(1, w.round.toInt), rowHeight - 8)
           left += w
         }

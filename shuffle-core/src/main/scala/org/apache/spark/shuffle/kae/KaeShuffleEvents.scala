@@ -1,0 +1,41 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package org.apache.spark.shuffle.kae
+
+import org.apache.spark.scheduler.SparkListenerEvent
+
+/**
+ * What the driver's shuffle manager chose for the application, posted on Spark's listener bus
+ * with the first shuffle, so the UI tab shows it live and the event log carries it to the
+ * History Server (Spark writes events of its listener bus it does not know as JSON, with the
+ * class name, and the History Server reads them back with this class on its class path).
+ *
+ * @param sparkLine the Spark line the jar is built for
+ * @param codec the block codec the driver's JVM chose
+ * @param codecReason why (Codecs.select's reason)
+ * @param hardware the KAEzip preflight's verdict on the driver's host, or why it was not asked
+ * @param settings the application's `spark.shuffle.kae.*` settings that are set
+ * @param ioEncryption whether frames are encrypted (`spark.io.encryption.enabled`)
+ */
+private[spark] case class KaeShuffleStarted(
+    sparkLine: String,
+    codec: String,
+    codecReason: String,
+    hardware: String,
+    settings: Map[String, String],
+    ioEncryption: Boolean) extends SparkListenerEvent
+
+/** A shuffle that Spark's own sort shuffle serves, and why. */
+private[spark] case class KaeShuffleFellBack(shuffleId: Int, reason: String)
+  extends SparkListenerEvent
