@@ -5,6 +5,8 @@
 # .build/test-matrix.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Debian's chromium for the UI tab's browser test, when missing (.build/browser.sh says what it does).
+bash .build/browser.sh
 mvn -B verify
 # On the other line: the writer's, reader's and manager's suites (Spark-facing; native-codec's
 # tests are Spark-free and ran above), the differential and TPC-H differential, local-cluster,
