@@ -11,6 +11,7 @@ mvn -B verify
 # On the other line: the writer's, reader's and manager's suites (Spark-facing; native-codec's
 # tests are Spark-free and ran above), the differential and TPC-H differential, local-cluster,
 # corruption-recovery and shuffle-service suites, the deployable jar's contents and its refusal
-# of another line, and Spark 3.5's own ShuffleSuite and HostLocalShuffleReadingSuite.
+# of another line, Spark 3.5's own ShuffleSuite and HostLocalShuffleReadingSuite, and the UI tab
+# (javax servlets on 3.5) and metrics suites.
 bash .build/test-line.sh spark-3.5 \
-  'org/apache/spark/shuffle/kae/*Suite,org/apache/spark/shuffle/kae/*Test,io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,WorkloadDifferentialSuite,TpchDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite,KaeShuffleSuite,KaeHostLocalShuffleReadingSuite'
+  'org/apache/spark/shuffle/kae/*Suite,org/apache/spark/shuffle/kae/*Test,io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,WorkloadDifferentialSuite,TpchDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite,KaeShuffleSuite,KaeHostLocalShuffleReadingSuite,UiTabSuite,MetricsSuite'

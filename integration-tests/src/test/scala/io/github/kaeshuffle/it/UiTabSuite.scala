@@ -106,6 +106,7 @@ class UiTabSuite extends AnyFunSuite {
       where: String): Unit = {
     assert(dom.contains("KAE Shuffle"), s"$where: no tab in\n$dom")
     assert(dom.contains("spark.shuffle.kae.blockSize=16k"), s"$where: settings not shown")
+    assert(!dom.contains("spark.shuffle.kae.codec=auto"), s"$where: a default shown as a change")
     for (((stage, attempt), counts) <- stages) {
       val c = counts.withDefaultValue(0L)
       val row = rowOf(dom, s"stage-$stage-$attempt")

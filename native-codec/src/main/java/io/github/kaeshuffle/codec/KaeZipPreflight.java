@@ -24,8 +24,10 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,7 +54,7 @@ public final class KaeZipPreflight {
       Pattern.compile("(?m)^CPU implementer\\s*:\\s*(0x[0-9a-fA-F]+)");
   private static final Pattern PART = Pattern.compile("(?m)^CPU part\\s*:\\s*(0x[0-9a-fA-F]+)");
   private static final int ROUND_TRIP_BYTES = 1 << 20;
-  private static volatile boolean logged;
+  private static final Map<CodecOptions, Report> REPORTS = new ConcurrentHashMap<>();
 
   /** One line of the report: what was checked, whether it passed, what was found. */
   public static final class Check {
@@ -186,18 +188,19 @@ public final class KaeZipPreflight {
         .report();
   }
 
-  /** Logs this process's report once: the verdict at INFO, each check at INFO too. */
-  public static void logOnce(CodecOptions o) {
-    if (logged) {
-      return;
-    }
-    synchronized (KaeZipPreflight.class) {
-      if (!logged) {
-        logged = true;
-        Report r = run(o);
-        LOG.info("KAE Shuffle KAEzip preflight:\n{}", r.text());
-      }
-    }
+  /**
+   * This process's report for these options, made and logged (verdict and checks, at INFO) the
+   * first time they are asked for, then remembered: its round trip opens a hardware session each
+   * way, which the shuffle manager's later questions (the UI tab's verdict) must not repeat.
+   */
+  public static Report logOnce(CodecOptions o) {
+    return REPORTS.computeIfAbsent(
+        o,
+        options -> {
+          Report r = run(options);
+          LOG.info("KAE Shuffle KAEzip preflight:\n{}", r.text());
+          return r;
+        });
   }
 
   Report report() {

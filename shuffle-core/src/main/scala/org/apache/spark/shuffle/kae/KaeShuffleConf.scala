@@ -263,6 +263,17 @@ private[spark] object KaeShuffleConf {
     conf.getAll.map(_._1).filter(k => k.startsWith(PREFIX) && !known.contains(k)).sorted.toSeq
   }
 
+  /**
+   * The application's settings under the prefix whose value differs from the default as written
+   * (a setting spelled as its default, `codec=auto`, is left out; unknown keys are kept).
+   */
+  def differFromDefaults(conf: SparkConf): Map[String, String] = {
+    val defaults = all.map(e => e.key -> e.defaultValueString).toMap
+    conf.getAll.filter { case (k, v) =>
+      k.startsWith(PREFIX) && !defaults.get(k).exists(_.equalsIgnoreCase(v.trim))
+    }.toMap
+  }
+
   /** docs/configuration.md, generated from the entries. */
   def markdown: String = {
     val sb = new StringBuilder

@@ -25,7 +25,7 @@ import org.apache.spark.scheduler.SparkListenerEvent
  * @param codec the block codec the driver's JVM chose
  * @param codecReason why (Codecs.select's reason)
  * @param hardware the KAEzip preflight's verdict on the driver's host, or why it was not asked
- * @param settings the application's `spark.shuffle.kae.*` settings that are set
+ * @param settings the application's `spark.shuffle.kae.*` settings that differ from the defaults
  * @param ioEncryption whether frames are encrypted (`spark.io.encryption.enabled`)
  */
 private[spark] case class KaeShuffleStarted(

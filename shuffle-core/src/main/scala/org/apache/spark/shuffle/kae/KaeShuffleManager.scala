@@ -204,7 +204,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       else {
         val selection = Codecs.select(options)
         val verdict =
-          if (options.codec().mayUseHardware()) KaeZipPreflight.run(options).verdict()
+          if (options.codec().mayUseHardware()) KaeZipPreflight.logOnce(options).verdict()
           else s"not asked (${KaeShuffleConf.CODEC.key}=${options.codec().id()})"
         (selection.codec().name(), selection.reason(), verdict)
       }
@@ -213,7 +213,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       codecName,
       reason,
       hardware,
-      conf.getAll.filter(_._1.startsWith(KaeShuffleConf.PREFIX)).toMap,
+      KaeShuffleConf.differFromDefaults(conf),
       conf.getBoolean("spark.io.encryption.enabled", false)
     )
   }

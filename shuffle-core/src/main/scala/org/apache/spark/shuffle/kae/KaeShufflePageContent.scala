@@ -49,12 +49,14 @@ private[spark] class KaeShufflePageContent(store: KVStore, stageLink: (Int, Int)
           "KAEzip hardware (driver's host)" -> scala.xml.Text(a.hardware),
           "IO encryption" -> scala.xml.Text(if (a.ioEncryption) "on: every frame encrypted"
           else "off"),
-          "Settings set" -> (if (a.settings.isEmpty) scala.xml.Text("none (all defaults)")
-                             else <ul class="list-unstyled mb-0">{
-                               a.settings.toSeq.sorted.map { case (k, v) =>
-                                 <li><code>{k}={v}</code></li>
-                               }
-                             }</ul>),
+          "Settings that differ from the defaults" -> (if (a.settings.isEmpty)
+                                                         scala.xml.Text("none (all defaults)")
+                                                       else <ul class="list-unstyled mb-0">{
+                                                         a.settings.toSeq.sorted.map {
+                                                           case (k, v) =>
+                                                             <li><code>{k}={v}</code></li>
+                                                         }
+                                                       }</ul>),
           "Shuffles that fell back to Spark's" -> (if (fallbacks.isEmpty) scala.xml.Text("none")
                                                    else <ul class="list-unstyled mb-0">{
                                                      fallbacks.map(f =>
