@@ -25,6 +25,12 @@ class ShuffleTotals extends SparkListener {
   val bytesRead = new AtomicLong
   val gcMillis = new AtomicLong
   val peakExecutionMemory = new AtomicLong
+
+  /** Bytes read from push-merged blocks (push-based shuffle), remote and local. */
+  val mergedBytesRead = new AtomicLong
+
+  /** Merged blocks or chunks whose fetch failed and that were read from the original blocks. */
+  val mergedFetchFallbacks = new AtomicLong
   private val kae = new java.util.concurrent.ConcurrentHashMap[String, AtomicLong]()
 
   override def onTaskEnd(e: SparkListenerTaskEnd): Unit = {
@@ -32,6 +38,9 @@ class ShuffleTotals extends SparkListener {
       val m = e.taskMetrics
       bytesWritten.addAndGet(m.shuffleWriteMetrics.bytesWritten)
       bytesRead.addAndGet(m.shuffleReadMetrics.totalBytesRead)
+      mergedBytesRead.addAndGet(
+        m.shuffleReadMetrics.remoteMergedBytesRead + m.shuffleReadMetrics.localMergedBytesRead)
+      mergedFetchFallbacks.addAndGet(m.shuffleReadMetrics.mergedFetchFallbackCount)
       gcMillis.addAndGet(m.jvmGCTime)
       peakExecutionMemory.accumulateAndGet(m.peakExecutionMemory, math.max)
       // Only a task of a KAE shuffle has them; Spark's own runs need not load our classes.

@@ -37,6 +37,7 @@ import org.apache.spark.sql.SparkSession
  * manager <class of the shuffle manager>
  * kae.<accumulator> <total>          (KAE Shuffle's write/read totals over successful tasks)
  * executorsAdded <n> / executorsRemoved <n>
+ * mergedBytesRead <n> / mergedFetchFallbacks <n>   (push-based shuffle's merged blocks)
  * java <version>...                  (the distinct Java versions of the driver and executors)
  * }}}
  *
@@ -97,6 +98,8 @@ object WorkloadApp {
         lines += s"kae.$name ${totals.kaeTotal(name)}"
       }
       lines += s"executorsAdded ${added.get}"
+      lines += s"mergedBytesRead ${totals.mergedBytesRead.get}"
+      lines += s"mergedFetchFallbacks ${totals.mergedFetchFallbacks.get}"
       lines += s"executorsRemoved ${removed.get}"
       lines += s"java ${javaVersions(sc).mkString(" ")}"
     } finally {

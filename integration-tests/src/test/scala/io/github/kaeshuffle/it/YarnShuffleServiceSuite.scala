@@ -57,7 +57,10 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
         "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
         "spark.shuffle.service.port" -> servicePort.toString,
         "spark.authenticate" -> "true",
-        "spark.yarn.shuffle.stopOnFailure" -> "true"
+        "spark.yarn.shuffle.stopOnFailure" -> "true",
+        // Merges what applications push (push-based shuffle), as Spark's own service would.
+        "spark.shuffle.push.server.mergedShuffleFileManagerImpl" ->
+          "org.apache.spark.network.shuffle.RemoteBlockPushResolver"
       )
     )
     nm.start(Seq(servicePort))
@@ -97,6 +100,27 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
     assert(report.manager == Submit.Manager, text)
     assert(report.long("kae.write.codecCalls") > 0, text)
+  }
+
+  test("push-based shuffle: the service merges KAE Shuffle's blocks and reduce tasks read them") {
+    val workloads = Seq("sort", "lda-edges", "groupby-skew-sql")
+    val expected = Sessions.expected(workloads)
+    val conf = yarn.sparkConf("auto") ++ Map(
+      "spark.shuffle.service.enabled" -> "true",
+      "spark.shuffle.service.port" -> servicePort.toString,
+      "spark.authenticate" -> "true",
+      "spark.shuffle.push.enabled" -> "true",
+      // One NodeManager is one merger location (Spark wants 5 by default) ...
+      "spark.shuffle.push.mergersMinStaticThreshold" -> "1",
+      // ... and merges results of any size (Spark skips those under 500m by default).
+      "spark.shuffle.push.minShuffleSizeToWait" -> "0"
+    )
+    val report = yarn.submit("yarn-push", "client", conf, workloads)
+    val text = report.lines.mkString("\n")
+    report.assertSame(expected)
+    assert(report.manager == Submit.Manager, text)
+    assert(report.long("mergedBytesRead") > 0, s"no merged block was read:\n$text")
+    assert(report.long("kae.read.codecCalls") > 0, text)
   }
 
   test("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {

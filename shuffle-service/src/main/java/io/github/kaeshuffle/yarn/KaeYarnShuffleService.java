@@ -32,6 +32,9 @@ import org.apache.spark.network.crypto.AuthServerBootstrap;
 import org.apache.spark.network.server.TransportServer;
 import org.apache.spark.network.server.TransportServerBootstrap;
 import org.apache.spark.network.shuffle.ExternalBlockHandler;
+import org.apache.spark.network.shuffle.MergedShuffleFileManager;
+import org.apache.spark.network.shuffle.NoOpMergedShuffleFileManager;
+import org.apache.spark.network.shuffle.RemoteBlockPushResolver;
 import org.apache.spark.network.shuffledb.DBBackend;
 import org.apache.spark.network.util.TransportConf;
 import org.slf4j.Logger;
@@ -56,9 +59,12 @@ import org.slf4j.LoggerFactory;
  * {@code spark.shuffle.service.port} (7337), {@code spark.authenticate} (false), {@code
  * spark.shuffle.service.db.enabled} (true), {@code spark.shuffle.service.db.backend} (ROCKSDB, the
  * only one accepted), {@code spark.yarn.shuffle.stopOnFailure} (false), Spark's {@code
- * spark.shuffle.io.*} transport settings; and {@code spark.shuffle.kae.service.appScopedDirs}
- * (true: an executor's directories must lie inside its application's directory under the
- * NodeManager's local dirs).
+ * spark.shuffle.io.*} transport settings; {@code
+ * spark.shuffle.push.server.mergedShuffleFileManagerImpl} (Spark's {@code RemoteBlockPushResolver}
+ * merges the blocks applications push, for push-based shuffle; unset, nothing is merged) with
+ * Spark's {@code spark.shuffle.push.server.*} settings; and {@code
+ * spark.shuffle.kae.service.appScopedDirs} (true: an executor's directories must lie inside its
+ * application's directory under the NodeManager's local dirs).
  */
 public class KaeYarnShuffleService extends AuxiliaryService {
   private static final Logger LOG = LoggerFactory.getLogger(KaeYarnShuffleService.class);
@@ -75,9 +81,12 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   public static final String DB_BACKEND = "spark.shuffle.service.db.backend";
   public static final String STOP_ON_FAILURE = "spark.yarn.shuffle.stopOnFailure";
   public static final String APP_SCOPED_DIRS = "spark.shuffle.kae.service.appScopedDirs";
+  public static final String MERGE_MANAGER =
+      "spark.shuffle.push.server.mergedShuffleFileManagerImpl";
 
   static final String EXECUTORS_DB = "registeredExecutors.rdb";
   static final String SECRETS_DB = AppSecrets.DB_NAME;
+  static final String MERGE_DB = "mergedShuffles.rdb";
 
   private AppSecrets secrets;
   private ExternalBlockHandler blockHandler;
@@ -134,7 +143,9 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     TransportConf transportConf = new TransportConf("shuffle", new HadoopConfigProvider(conf));
     File recovery = dbEnabled ? recoveryDir(localDirs) : null;
     File executorsDb = recovery == null ? null : new File(recovery, EXECUTORS_DB);
-    blockHandler = LineBlockHandler.create(transportConf, executorsDb, localDirs, appScoped);
+    MergedShuffleFileManager merger = mergeManager(transportConf, recovery);
+    blockHandler =
+        LineBlockHandler.create(transportConf, executorsDb, merger, localDirs, appScoped);
     if (appScoped && !LineBlockHandler.checksLocalDirs()) {
       LOG.warn(
           "{}=true is not applied: this service is built for a Spark line whose shuffle handler "
@@ -152,13 +163,37 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     boundPort = server.getPort();
     LOG.info(
         "KAE shuffle service '{}' serving on port {} (authentication {}, recovery {}, "
-            + "local dirs {}, app-scoped dirs {})",
+            + "local dirs {}, app-scoped dirs {}, merging pushed blocks {})",
         getName(),
         boundPort,
         authenticate ? "on" : "off",
         recovery == null ? "off" : recovery,
         Arrays.toString(localDirs),
-        appScoped);
+        appScoped,
+        merger == null ? "off" : "on");
+  }
+
+  /**
+   * Spark's merger of pushed blocks when the NodeManager's configuration names it, else null. Its
+   * state (finalized merges, applications' merge dirs) goes to RocksDB with the service's.
+   */
+  private static MergedShuffleFileManager mergeManager(TransportConf conf, File recovery)
+      throws IOException {
+    String impl = conf.mergedShuffleFileManagerImpl();
+    if (impl.equals(NoOpMergedShuffleFileManager.class.getName())) {
+      return null;
+    }
+    if (!impl.equals(RemoteBlockPushResolver.class.getName())) {
+      throw new IllegalArgumentException(
+          MERGE_MANAGER
+              + "="
+              + impl
+              + ": this service merges pushed blocks with "
+              + RemoteBlockPushResolver.class.getName()
+              + " only (leave it unset to merge nothing)");
+    }
+    return new RemoteBlockPushResolver(
+        conf, recovery == null ? null : new File(recovery, MERGE_DB));
   }
 
   /** The NodeManager's recovery directory, else the first local dir (state then as durable). */

@@ -287,10 +287,9 @@ private[spark] object KaeShuffleConf {
       "manager starts (driver and each executor); a bad value stops the start with a message " +
       "naming the key and what it accepts. Unknown keys under `spark.shuffle.kae.` are reported " +
       "in a warning.\n\n"
-    sb ++= "Spark settings it changes: with `spark.shuffle.kae.enabled` true, the manager turns " +
-      "`spark.shuffle.push.enabled` (push-based shuffle) off where it starts, with a warning: " +
-      "Spark would push and merge its map output and wait for the merge, but KAE Shuffle does " +
-      "not read merged blocks yet.\n\n"
+    sb ++= "It changes no Spark setting. Push-based shuffle (`spark.shuffle.push.enabled`, on " +
+      "YARN with a merging shuffle service) works with it: reduce tasks read the merged blocks " +
+      "([yarn.md](yarn.md)).\n\n"
     sb ++= "Every setting below means the same on every Spark line we build for " +
       "([spark-lines.md](spark-lines.md)). The one that differs is our YARN service's " +
       "`spark.shuffle.kae.service.appScopedDirs` ([yarn.md](yarn.md)): applied by the service " +

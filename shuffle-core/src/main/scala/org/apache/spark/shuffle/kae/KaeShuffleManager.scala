@@ -65,8 +65,6 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       "docs/configuration.md (keys are case-sensitive).")
   }
 
-  if (settings.enabled) PushBasedShuffle.turnOff(conf)
-
   // The operator sees at each JVM's start whether KAEzip will serve it, and why not: the CPU, the
   // devices, their permissions and queues, the library and one round trip (KaeZipPreflight).
   if (settings.enabled && settings.codecOptions.codec().mayUseHardware()) {
@@ -270,17 +268,21 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       context: TaskContext,
       metrics: ShuffleReadMetricsReporter): ShuffleReader[K, C] = handle match {
     case h: KaeShuffleHandle[K @unchecked, _, C @unchecked] =>
-      val blocks =
-        shims.blocksToRead(h.shuffleId, startMapIndex, endMapIndex, startPartition, endPartition)
+      val toRead = shims.blocksToRead(
+        h.dependency,
+        startMapIndex,
+        endMapIndex,
+        startPartition,
+        endPartition)
       new KaeShuffleReader[K, C](
         h.dependency,
-        blocks,
+        toRead.blocks,
         context,
         metrics,
         readerSettings,
         decoders,
         (stats, sources) => report(h, ShuffleCounts.ofRead(stats, sources)),
-        shims.canUseBatchFetch(startPartition, endPartition, context),
+        toRead.batchFetchAllowed && shims.canUseBatchFetch(startPartition, endPartition, context),
         settings.doctor
       )
     case other =>

@@ -15,11 +15,10 @@ package org.apache.spark.shuffle.kae
 
 import java.util.concurrent.ConcurrentHashMap
 
-import org.apache.spark.{SparkConf, SparkContext, SparkEnv, TaskContext}
+import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.internal.Logging
 import org.apache.spark.shuffle.IndexShuffleBlockResolver
 import org.apache.spark.shuffle.sort.SortShuffleManager
-import org.apache.spark.storage.{BlockId, BlockManagerId}
 import org.apache.spark.util.collection.OpenHashSet
 
 /** [[ManagerShims]] for every line we build (3.5 to 4.3). */
@@ -53,17 +52,30 @@ private[spark] object LineManagerShims extends ManagerShims with Logging {
   }
 
   override def blocksToRead(
-      shuffleId: Int,
+      dep: ShuffleDependency[_, _, _],
       startMapIndex: Int,
       endMapIndex: Int,
       startPartition: Int,
-      endPartition: Int): Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])] =
-    SparkEnv.get.mapOutputTracker.getMapSizesByExecutorId(
-      shuffleId,
-      startMapIndex,
-      endMapIndex,
-      startPartition,
-      endPartition)
+      endPartition: Int): BlocksToRead = {
+    val tracker = SparkEnv.get.mapOutputTracker
+    if (dep.isShuffleMergeFinalizedMarked) {
+      val merged = tracker.getPushBasedShuffleMapSizesByExecutorId(
+        dep.shuffleId,
+        startMapIndex,
+        endMapIndex,
+        startPartition,
+        endPartition)
+      BlocksToRead(merged.iter, merged.enableBatchFetch)
+    } else {
+      val blocks = tracker.getMapSizesByExecutorId(
+        dep.shuffleId,
+        startMapIndex,
+        endMapIndex,
+        startPartition,
+        endPartition)
+      BlocksToRead(blocks, batchFetchAllowed = true)
+    }
+  }
 
   override def taskSlots(conf: SparkConf): Int = {
     val local = SparkContext.numDriverCores(conf.get("spark.master", ""), conf)

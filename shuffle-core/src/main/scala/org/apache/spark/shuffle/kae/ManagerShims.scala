@@ -15,7 +15,7 @@ package org.apache.spark.shuffle.kae
 
 import java.util.concurrent.ConcurrentHashMap
 
-import org.apache.spark.{SparkConf, TaskContext}
+import org.apache.spark.{ShuffleDependency, SparkConf, TaskContext}
 import org.apache.spark.shuffle.IndexShuffleBlockResolver
 import org.apache.spark.storage.{BlockId, BlockManagerId}
 import org.apache.spark.util.collection.OpenHashSet
@@ -35,13 +35,17 @@ private[spark] trait ManagerShims {
       conf: SparkConf,
       mapTaskIds: ConcurrentHashMap[Int, OpenHashSet[Long]]): IndexShuffleBlockResolver
 
-  /** The blocks a reduce task reads, by executor, from the map output tracker. */
+  /**
+   * The blocks a reduce task reads, by executor, from the map output tracker: once the shuffle's
+   * push-based merge is finalized, its merged blocks (and the original blocks of map outputs the
+   * merge missed), as Spark's own reader asks for them.
+   */
   def blocksToRead(
-      shuffleId: Int,
+      dep: ShuffleDependency[_, _, _],
       startMapIndex: Int,
       endMapIndex: Int,
       startPartition: Int,
-      endPartition: Int): Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])]
+      endPartition: Int): BlocksToRead
 
   /**
    * How many tasks this JVM runs at once: the local master's threads on a driver that runs tasks,
@@ -58,6 +62,14 @@ private[spark] trait ManagerShims {
    */
   def executorsLoadJarsFirst: Boolean
 }
+
+/**
+ * A reduce task's blocks by executor, and whether they may be fetched as batches (Spark allows it
+ * for merged shuffles only when the merge covered no map output twice).
+ */
+private[spark] case class BlocksToRead(
+    blocks: Iterator[(BlockManagerId, collection.Seq[(BlockId, Long, Int)])],
+    batchFetchAllowed: Boolean)
 
 private[spark] object ManagerShims {
 

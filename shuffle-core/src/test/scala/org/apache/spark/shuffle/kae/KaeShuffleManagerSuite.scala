@@ -79,22 +79,17 @@ class KaeShuffleManagerSuite extends AnyFunSuite {
     }
   }
 
-  test("push-based shuffle is turned off where KAE Shuffle serves shuffles") {
-    // Spark allows push-based shuffle without YARN in its testing mode. The control (KAE Shuffle
-    // off) shows that this shuffle would otherwise be pushed and merged.
-    def pushConf = LocalSpark.conf()
+  test("push-based shuffle stays on: KAE shuffles may be pushed and their merges read") {
+    // Spark allows push-based shuffle without YARN in its testing mode. The merge and its reading
+    // are tested on YARN with our shuffle service (YarnShuffleServiceSuite).
+    val conf = LocalSpark.conf()
       .set("spark.testing", "true")
       .set("spark.shuffle.push.enabled", "true")
-    def mergeAllowed(rdd: RDD[_]) =
-      rdd.dependencies.head.asInstanceOf[ShuffleDependency[_, _, _]].shuffleMergeAllowed
-    withKae(pushConf.set(KaeShuffleConf.ENABLED.key, "false")) { sc =>
-      assert(mergeAllowed(job(sc)._1))
-    }
-    withKae(pushConf) { sc =>
+    withKae(conf) { sc =>
       val (rdd, result) = job(sc)
       assert(handleOf(rdd).isInstanceOf[KaeShuffleHandle[_, _, _]])
-      assert(!mergeAllowed(rdd))
-      assert(!sc.getConf.getBoolean("spark.shuffle.push.enabled", true))
+      assert(rdd.dependencies.head.asInstanceOf[ShuffleDependency[_, _, _]].shuffleMergeAllowed)
+      assert(sc.getConf.getBoolean("spark.shuffle.push.enabled", false))
       assert(result == expected)
     }
   }

@@ -16,6 +16,7 @@ package io.github.kaeshuffle.yarn;
 import java.io.File;
 import java.io.IOException;
 import org.apache.spark.network.shuffle.ExternalBlockHandler;
+import org.apache.spark.network.shuffle.MergedShuffleFileManager;
 import org.apache.spark.network.util.TransportConf;
 
 /**
@@ -31,9 +32,16 @@ public final class LineBlockHandler {
     return true;
   }
 
+  /** The handler; {@code mergeManager} merges pushed blocks, null for none. */
   static ExternalBlockHandler create(
-      TransportConf conf, File executorsDb, String[] localDirs, boolean appScoped)
+      TransportConf conf,
+      File executorsDb,
+      MergedShuffleFileManager mergeManager,
+      String[] localDirs,
+      boolean appScoped)
       throws IOException {
-    return new ExternalBlockHandler(conf, executorsDb, localDirs, appScoped);
+    return mergeManager == null
+        ? new ExternalBlockHandler(conf, executorsDb, localDirs, appScoped)
+        : new ExternalBlockHandler(conf, executorsDb, mergeManager, localDirs, appScoped);
   }
 }

@@ -20,14 +20,4 @@ import org.apache.spark.shuffle.HostLocalShuffleReadingSuite
  * disk, with and without an external shuffle service). Its SparkConf loads the system
  * properties, where this module's build sets spark.shuffle.manager to ours.
  */
-class KaeHostLocalShuffleReadingSuite extends HostLocalShuffleReadingSuite with KaeShuffleInUse {
-
-  /**
-   * Asserts what push-based shuffle sets up (a host-local dirs manager when
-   * `spark.shuffle.push.enabled`), which KAE Shuffle turns off until its reader reads merged
-   * blocks (PushBasedShuffle). A known gap, not a fair exclusion: it goes when push-based merge
-   * is read.
-   */
-  override protected def excluded: Seq[String] =
-    Seq("Enable host local shuffle reading when push based shuffle is enabled")
-}
+class KaeHostLocalShuffleReadingSuite extends HostLocalShuffleReadingSuite with KaeShuffleInUse
