@@ -99,7 +99,8 @@ final class MiniYarn(
       conf: Map[String, String],
       workloads: Seq[String],
       pause: Boolean = false,
-      mainClass: String = Submit.WorkloadApp): Submit.Report =
+      mainClass: String = Submit.WorkloadApp,
+      size: String = "tiny"): Submit.Report =
     Submit.run(
       name,
       "yarn",
@@ -108,7 +109,8 @@ final class MiniYarn(
       workloads,
       pause,
       env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString),
-      mainClass = mainClass)
+      mainClass = mainClass,
+      size = size)
 
   /** The stderr files of this cluster's containers and their text. */
   def containerLogs(): Seq[(Path, String)] = {

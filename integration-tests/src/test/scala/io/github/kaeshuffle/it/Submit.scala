@@ -120,9 +120,19 @@ object Submit {
       pause: Boolean = false,
       env: Map[String, String] = Map.empty,
       timeoutSeconds: Long = 300,
-      mainClass: String = WorkloadApp): Report = {
-    val done =
-      launch(name, master, deployMode, conf, workloads, pause, env, timeoutSeconds, mainClass)
+      mainClass: String = WorkloadApp,
+      size: String = "tiny"): Report = {
+    val done = launch(
+      name,
+      master,
+      deployMode,
+      conf,
+      workloads,
+      pause,
+      env,
+      timeoutSeconds,
+      mainClass,
+      size = size)
     assert(done.code == 0, s"$name exited with ${done.code}:\n${tail(done.log)}")
     assert(Files.exists(done.report), s"$name wrote no report:\n${tail(done.log)}")
     Report(Files.readAllLines(done.report).asScala.toSeq, done.log)
@@ -145,7 +155,8 @@ object Submit {
       env: Map[String, String] = Map.empty,
       timeoutSeconds: Long = 300,
       mainClass: String = WorkloadApp,
-      sparkHome: String = Sessions.sparkHome): Ended = {
+      sparkHome: String = Sessions.sparkHome,
+      size: String = "tiny"): Ended = {
     val dir = Files.createTempDirectory(
       new File(System.getProperty("java.io.tmpdir")).toPath,
       s"submit-$name")
@@ -166,7 +177,7 @@ object Submit {
       .setMaster(master)
       .setDeployMode(deployMode)
       .setAppName(s"kae-$name")
-      .addAppArgs((Seq(report.toString, "tiny", workloads.mkString(",")) ++
+      .addAppArgs((Seq(report.toString, size, workloads.mkString(",")) ++
         (if (pause) Seq("pause") else Nil)): _*)
       .redirectOutput(log.toFile)
       .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile))

@@ -13,7 +13,6 @@
  */
 package io.github.kaeshuffle.it
 
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.kaeshuffle.workloads.WorkloadJobs
@@ -25,18 +24,8 @@ import io.github.kaeshuffle.workloads.WorkloadJobs
  * dynamic allocation. Results are compared with Spark's built-in shuffle; the executors' own logs
  * show which codec backend served.
  */
-class YarnSuite extends AnyFunSuite with BeforeAndAfterAll {
-  private val yarn = new MiniYarn("kae-yarn")
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    yarn.start()
-  }
-
-  override def afterAll(): Unit = {
-    try yarn.stop()
-    finally super.afterAll()
-  }
+class YarnSuite extends AnyFunSuite with MiniYarnPerSuite {
+  protected val yarn = new MiniYarn("kae-yarn")
 
   private def check(report: Submit.Report, expected: Map[String, WorkloadJobs.Digest]): Unit = {
     report.assertSame(expected)
