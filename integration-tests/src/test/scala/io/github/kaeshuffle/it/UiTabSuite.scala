@@ -45,6 +45,7 @@ class UiTabSuite extends AnyFunSuite {
       .set("spark.ui.port", "0")
       .set("spark.eventLog.enabled", "true")
       .set("spark.eventLog.dir", logDir.toUri.toString)
+      .set("spark.ui.filters", LinkFilter)
     val perStage = new ConcurrentHashMap[(Int, Int), Map[String, Long]]()
     val accumulators = new ConcurrentHashMap[Long, Map[String, Long]]()
     val diagnoses = new ConcurrentLinkedQueue[String]()
@@ -63,6 +64,7 @@ class UiTabSuite extends AnyFunSuite {
       val url = sc.uiWebUrl.get + "/kaeshuffle/"
       val dom = Chromium.dom(url)
       Chromium.screenshot(url, screenshots.resolve("kae-shuffle-tab-live.png"))
+      checkStageLinks(sc.uiWebUrl.get, perStage.keySet.asScala.toSeq, "live")
       (sc.applicationId, dom)
     }
     val stages = perStage.asScala.toMap.filter(_._2.nonEmpty)
@@ -73,12 +75,14 @@ class UiTabSuite extends AnyFunSuite {
       .map(_.getOrElse("kae.shuffle.write.codecCalls", 0L)).sum)
     checkPage(liveDom, stages, diagnoses.asScala.toSeq, "live")
 
-    val server = KaeHistoryServer.start(logDir.toUri.toString)
+    val server =
+      KaeHistoryServer.start(logDir.toUri.toString, Map("spark.ui.filters" -> LinkFilter))
     try {
       val url = s"${server.webUrl}/history/$appId/kaeshuffle/"
       val dom = Chromium.dom(url)
       Chromium.screenshot(url, screenshots.resolve("kae-shuffle-tab-history.png"))
       checkPage(dom, stages, diagnoses.asScala.toSeq, "History Server")
+      checkStageLinks(s"${server.webUrl}/history/$appId", stages.keys.toSeq, "History Server")
     } finally server.stop()
   }
 
@@ -91,9 +95,7 @@ class UiTabSuite extends AnyFunSuite {
       val sc = spark.sparkContext
       sc.parallelize(1 to 1000, 2).map(i => (i % 10, i)).groupByKey().count()
       KaeSparkAccess.drainListeners(sc)
-      val page = new String(
-        new URI(sc.uiWebUrl.get + "/kaeshuffle/").toURL.openStream().readAllBytes(),
-        StandardCharsets.UTF_8)
+      val page = fetch(sc.uiWebUrl.get + "/kaeshuffle/")
       assert(page.contains("shuffle 0: spark.shuffle.kae.enabled=false"), page)
       assert(page.contains("No completed stage has written or read a KAE shuffle yet."))
     }
@@ -121,6 +123,20 @@ class UiTabSuite extends AnyFunSuite {
       assert(row.contains("<svg"), s"$where: no doctor bar for stage $stage.$attempt")
     }
   }
+
+  /** Spark's stage page of each stage, with the opt-in filter, links to the stage's row. */
+  private def checkStageLinks(ui: String, stages: Seq[(Int, Int)], where: String): Unit =
+    for ((stage, attempt) <- stages) {
+      val page = fetch(s"$ui/stages/stage/?id=$stage&attempt=$attempt")
+      assert(
+        page.contains(s"""href="../../kaeshuffle/#stage-$stage-$attempt""""),
+        s"$where: Spark's page of stage $stage.$attempt has no link to the tab:\n$page")
+    }
+
+  private def fetch(url: String): String =
+    new String(new URI(url).toURL.openStream().readAllBytes(), StandardCharsets.UTF_8)
+
+  private val LinkFilter = "org.apache.spark.shuffle.kae.KaeStageLinkFilter"
 
   private def rowOf(dom: String, id: String): Option[String] = {
     val start = dom.indexOf(s"""<tr id="$id"""")

@@ -20,12 +20,13 @@ object KaeHistoryServer {
 
   /**
    * Starts a History Server over the event logs in `logDir` on an ephemeral port, with every
-   * log there listed; the caller stops it.
+   * log there listed and `settings` added to its configuration; the caller stops it.
    */
-  def start(logDir: String): HistoryServer = {
+  def start(logDir: String, settings: Map[String, String] = Map.empty): HistoryServer = {
     val conf = new SparkConf(false)
       .set("spark.history.fs.logDirectory", logDir)
       .set("spark.history.ui.port", "0")
+      .setAll(settings)
     val provider = new FsHistoryProvider(conf)
     provider.checkForLogs()
     val server = new HistoryServer(conf, provider, HistoryServer.createSecurityManager(conf), 0)
