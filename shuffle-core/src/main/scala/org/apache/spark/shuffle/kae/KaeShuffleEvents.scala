@@ -13,6 +13,9 @@
  */
 package org.apache.spark.shuffle.kae
 
+import io.github.kaeshuffle.codec.{Codecs, KaeZipPreflight}
+
+import org.apache.spark.SparkConf
 import org.apache.spark.scheduler.SparkListenerEvent
 
 /**
@@ -35,6 +38,34 @@ private[spark] case class KaeShuffleStarted(
     hardware: String,
     settings: Map[String, String],
     ioEncryption: Boolean) extends SparkListenerEvent
+
+private[spark] object KaeShuffleStarted {
+
+  /**
+   * What this JVM's manager chose: the codec as `Codecs.select` chose it, and the KAEzip
+   * preflight's report as the manager logged it at start (asked again, its round trip would open
+   * a hardware session each way).
+   */
+  def of(settings: KaeShuffleSettings, conf: SparkConf): KaeShuffleStarted = {
+    val options = settings.codecOptions
+    val (codec, reason, hardware) =
+      if (!settings.enabled) ("-", s"${KaeShuffleConf.ENABLED.key}=false", "not asked")
+      else {
+        val selection = Codecs.select(options)
+        val verdict =
+          if (options.codec().mayUseHardware()) KaeZipPreflight.logOnce(options).verdict()
+          else s"not asked (${KaeShuffleConf.CODEC.key}=${options.codec().id()})"
+        (selection.codec().name(), selection.reason(), verdict)
+      }
+    KaeShuffleStarted(
+      SparkLine.BUILT,
+      codec,
+      reason,
+      hardware,
+      KaeShuffleConf.differFromDefaults(conf),
+      conf.getBoolean("spark.io.encryption.enabled", false))
+  }
+}
 
 /** A shuffle that Spark's own sort shuffle serves, and why. */
 private[spark] case class KaeShuffleFellBack(shuffleId: Int, reason: String)

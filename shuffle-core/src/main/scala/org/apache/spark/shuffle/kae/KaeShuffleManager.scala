@@ -191,29 +191,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
 
   /** With the application's first shuffle: the UI tab, and what this manager chose. */
   private def showInUi(sc: SparkContext): Unit = {
-    if (settings.ui && uiStarted.compareAndSet(false, true)) KaeShuffleUi.start(sc, started)
-  }
-
-  /** What the driver chose, for the UI tab and the event log. */
-  private def started: KaeShuffleStarted = {
-    val options = settings.codecOptions
-    val (codecName, reason, hardware) =
-      if (!settings.enabled) ("-", s"${KaeShuffleConf.ENABLED.key}=false", "not asked")
-      else {
-        val selection = Codecs.select(options)
-        val verdict =
-          if (options.codec().mayUseHardware()) KaeZipPreflight.logOnce(options).verdict()
-          else s"not asked (${KaeShuffleConf.CODEC.key}=${options.codec().id()})"
-        (selection.codec().name(), selection.reason(), verdict)
-      }
-    KaeShuffleStarted(
-      SparkLine.BUILT,
-      codecName,
-      reason,
-      hardware,
-      KaeShuffleConf.differFromDefaults(conf),
-      conf.getBoolean("spark.io.encryption.enabled", false)
-    )
+    if (settings.ui && uiStarted.compareAndSet(false, true))
+      KaeShuffleUi.start(sc, KaeShuffleStarted.of(settings, conf))
   }
 
   /**
