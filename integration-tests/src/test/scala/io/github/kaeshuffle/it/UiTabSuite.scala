@@ -76,7 +76,13 @@ class UiTabSuite extends AnyFunSuite {
     checkPage(liveDom, stages, diagnoses.asScala.toSeq, "live")
 
     val server =
-      KaeHistoryServer.start(logDir.toUri.toString, Map("spark.ui.filters" -> LinkFilter))
+      KaeHistoryServer.start(
+        logDir.toUri.toString,
+        // A disk-backed store, as production History Servers keep: the rows go through JSON.
+        Map(
+          "spark.ui.filters" -> LinkFilter,
+          "spark.history.store.path" -> Files.createTempDirectory(tmp, "kae-store").toString)
+      )
     try {
       val url = s"${server.webUrl}/history/$appId/kaeshuffle/"
       val dom = Chromium.dom(url)
