@@ -41,7 +41,7 @@ build() {
     ${libdir:+-L"$libdir"} \
     -Wl,--version-script="$here/exports.map" -Wl,-z,relro,-z,now,-z,noexecstack \
     -o "$lib" "$here"/kae_jni.c "$here"/zlib_backend.c "$here"/libdeflate_backend.c \
-    "$here"/kae_error_text.c -pthread -lz -ldl
+    "$here"/kae_error_text.c "$here"/kae_memory.c -pthread -lz -ldl
   echo "[kae-native] built $lib"
 }
 

@@ -27,7 +27,7 @@
 #include "kae_errors.h"
 
 /* Bumped whenever a native signature or meaning changes; Java refuses a library that differs. */
-#define KAE_ABI_VERSION 1
+#define KAE_ABI_VERSION 2
 
 #define CTX_COMPRESSOR 0x4b414543u   /* "KAEC" */
 #define CTX_DECOMPRESSOR 0x4b414544u /* "KAED" */

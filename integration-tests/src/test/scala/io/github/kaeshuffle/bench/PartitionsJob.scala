@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.bench
 
+import io.github.kaeshuffle.codec.DirectMemory
 import java.lang.management.{BufferPoolMXBean, ManagementFactory, MemoryType}
 import java.nio.file.{Files, Paths}
 import javax.management.{Notification, NotificationEmitter, NotificationListener}
@@ -32,7 +33,8 @@ import org.apache.spark.sql.functions.{col, concat, count, lit, sum}
  * `rows` rows (`spark.range(0, rows, 1, 4)`, a key column with 100,000 values and a short
  * string column) into `partitions` partitions by key and counts each key, on local[2] with AQE
  * off. Prints one `RESULT` line: wall time, the check values, peak RSS (`VmHWM`), the most heap
- * in use after any collection, the most direct memory in use (sampled), GC time.
+ * in use after any collection, the most direct memory in use (sampled: the JVM's direct buffer
+ * pool and KAE Shuffle's mapped buffers), GC time.
  *
  * Arguments: partitions, rows, then the configuration's settings as `key=value`.
  */
@@ -53,7 +55,10 @@ object PartitionsJob {
     val afterGc = new AfterGcPeak
     val pool = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
       .find(_.getName == "direct")
-    val direct = new PeakSampler(20, () => pool.map(_.getMemoryUsed).getOrElse(0L))
+    // KAE Shuffle maps its large buffers from the kernel, outside the JVM's pool (DirectMemory).
+    val direct = new PeakSampler(
+      20,
+      () => pool.map(_.getMemoryUsed).getOrElse(0L) + DirectMemory.mappedBytes())
     val spark = SparkSession.builder().config(conf).getOrCreate()
     try {
       val t0 = System.nanoTime()

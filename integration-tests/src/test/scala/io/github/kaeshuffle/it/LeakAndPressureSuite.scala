@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong
 
 import scala.jdk.CollectionConverters._
 
+import io.github.kaeshuffle.codec.DirectMemory
 import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.workloads.WorkloadJobs
 import org.scalatest.funsuite.AnyFunSuite
@@ -65,6 +66,7 @@ class LeakAndPressureSuite extends AnyFunSuite {
         val mapped = pool("mapped")
         val direct = pool("direct")
         val (mappedCount, directBytes) = (mapped.getCount, direct.getMemoryUsed)
+        val ourMapped = DirectMemory.mappedBytes()
         val files = openFiles()
         tasks.set(0)
         assert(manyTasks(sc) == expected)
@@ -77,6 +79,10 @@ class LeakAndPressureSuite extends AnyFunSuite {
         assert(
           direct.getMemoryUsed <= directBytes + (1L << 20),
           s"direct memory: ${direct.getMemoryUsed} after, $directBytes before")
+        // Large buffers are mapped from the kernel by the native library, outside those pools.
+        assert(
+          DirectMemory.mappedBytes() <= ourMapped,
+          s"KAE Shuffle's mapped buffers: ${DirectMemory.mappedBytes()} bytes after, $ourMapped before")
         // Every fetched stream is closed when its task ends, read to its end or not (each of
         // the 500 reduce tasks reads about 100 streams: a leak shows as thousands of files).
         assert(openFiles() <= files + 100, s"open files: ${openFiles()} after, $files before")

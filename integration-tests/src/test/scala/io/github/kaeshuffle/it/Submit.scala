@@ -36,6 +36,7 @@ object Submit {
   val Manager = "org.apache.spark.shuffle.kae.KaeShuffleManager"
   val WorkloadApp = "io.github.kaeshuffle.deploy.WorkloadApp"
   val ShuffleServiceApp = "io.github.kaeshuffle.deploy.ShuffleServiceApp"
+  val MergedChunkDamageApp = "io.github.kaeshuffle.deploy.MergedChunkDamageApp"
 
   /** shuffle-core's shaded jar, built by the reactor before this module's tests. */
   def distJar: File = {

@@ -13,11 +13,12 @@
  */
 package io.github.kaeshuffle.it
 
-import java.io.File
+import java.io.{File, RandomAccessFile}
 import java.nio.file.Files
 
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
 import org.scalatest.BeforeAndAfterAll
@@ -102,10 +103,9 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(report.long("kae.write.codecCalls") > 0, text)
   }
 
-  test("push-based shuffle: the service merges KAE Shuffle's blocks and reduce tasks read them") {
-    val workloads = Seq("sort", "lda-edges", "groupby-skew-sql")
-    val expected = Sessions.expected(workloads)
-    val conf = yarn.sparkConf("auto") ++ Map(
+  /** Push-based shuffle on, merged by the NodeManager's service, results of any size waited for. */
+  private def pushConf(): Map[String, String] =
+    yarn.sparkConf("auto") ++ Map(
       "spark.shuffle.service.enabled" -> "true",
       "spark.shuffle.service.port" -> servicePort.toString,
       "spark.authenticate" -> "true",
@@ -115,12 +115,67 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       // ... and merges results of any size (Spark skips those under 500m by default).
       "spark.shuffle.push.minShuffleSizeToWait" -> "0"
     )
-    val report = yarn.submit("yarn-push", "client", conf, workloads)
+
+  test("push-based shuffle: the service merges KAE Shuffle's blocks and reduce tasks read them") {
+    val workloads = Seq("sort", "lda-edges", "groupby-skew-sql")
+    val expected = Sessions.expected(workloads)
+    val report = yarn.submit("yarn-push", "client", pushConf(), workloads)
     val text = report.lines.mkString("\n")
     report.assertSame(expected)
     assert(report.manager == Submit.Manager, text)
     assert(report.long("mergedBytesRead") > 0, s"no merged block was read:\n$text")
     assert(report.long("kae.read.codecCalls") > 0, text)
+  }
+
+  test("push-based shuffle: a merged block damaged on the merger's disk is caught, the reduce " +
+    "tasks read the original blocks instead, results right") {
+    val gate = ClusterFaults.tmpDir("yarn-damage-gate")
+    val report = Future {
+      yarn.submit(
+        "yarn-push-damage",
+        "client",
+        pushConf(),
+        Seq(gate.toString),
+        mainClass = Submit.MergedChunkDamageApp)
+    }(ExecutionContext.global)
+    ClusterFaults.awaitCondition("the first read of the shuffle", 240)(
+      Files.exists(gate.resolve("read-once")) || report.isCompleted)
+    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+
+    // The largest merged data file of the shuffle (one reduce partition's merged blocks): 16
+    // bytes in its middle inverted.
+    val merged = Files.walk(nm.root.resolve("local")).iterator().asScala.toSeq
+      .filter(f =>
+        f.getFileName.toString.startsWith("shuffleMerged_") &&
+          f.getFileName.toString.endsWith(".data") && Files.size(f) > 0)
+    assert(merged.nonEmpty, s"no merged data file under ${nm.root}")
+    val victim = merged.maxBy(Files.size(_))
+    val raf = new RandomAccessFile(victim.toFile, "rw")
+    try {
+      val bytes = new Array[Byte](16)
+      raf.seek(raf.length() / 2)
+      raf.readFully(bytes)
+      raf.seek(raf.length() / 2)
+      raf.write(bytes.map(b => (~b).toByte))
+    } finally raf.close()
+    Files.write(gate.resolve("damaged"), Array.emptyByteArray)
+
+    val r = Await.result(report, Duration(300, "s"))
+    val text = r.lines.mkString("\n")
+    assert(r.lines.contains("firstOk true"), text)
+    assert(r.long("firstMergedBytes") > 0, s"the first read read no merged block:\n$text")
+    assert(r.lines.contains("gateOpened true"), text)
+    assert(r.lines.contains("secondOk true"), s"wrong rows after the damage:\n$text")
+    // Caught when the chunk is opened (every frame's CRC32C), so Spark reads that chunk's original
+    // blocks at once; a fetch failure instead would retry the stage against the same chunk
+    // (SegmentStreams says why).
+    assert(r.long("corruptMergedChunks") >= 1, s"the damaged chunk went unnoticed:\n$text")
+    assert(r.long("mergedFetchFallbacks") >= 1, s"no fallback to the original blocks:\n$text")
+    assert(r.long("mergedFetchFailures") == 0 && r.long("otherFetchFailures") == 0, text)
+    assert(r.manager == Submit.Manager, text)
+    info(s"damaged ${victim.getFileName} (${Files.size(victim)} bytes); " +
+      Seq("corruptMergedChunks", "mergedFetchFallbacks", "secondMergedBytes")
+        .map(k => s"$k ${r.long(k)}").mkString(", "))
   }
 
   test("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {

@@ -13,6 +13,8 @@
  */
 package io.github.kaeshuffle.codec;
 
+import java.nio.ByteBuffer;
+
 /**
  * The JNI surface of libkaeshuffle: the only class that declares native methods. Nothing here
  * throws from C; negative results are {@link NativeError} codes. Callers check every offset and
@@ -23,7 +25,7 @@ package io.github.kaeshuffle.codec;
  */
 final class NativeLib {
   /** Must equal KAE_ABI_VERSION in kae_jni.c; the loader refuses a library that differs. */
-  static final int ABI_VERSION = 1;
+  static final int ABI_VERSION = 2;
 
   private NativeLib() {}
 
@@ -54,4 +56,16 @@ final class NativeLib {
 
   static native int decompress(
       long ctx, Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength);
+
+  /** Maps {@code length} bytes of fresh memory from the kernel: its address, or a negative code. */
+  static native long mapMemory(int length);
+
+  /** A direct buffer over mapped memory (no cleaner: {@link DirectMemory} unmaps it). */
+  static native ByteBuffer directBuffer(long address, int length);
+
+  /** Gives a mapping made by {@link #mapMemory} back to the kernel; 0 or a negative code. */
+  static native int unmapMemory(long address, int length);
+
+  /** A direct buffer's address (0 for anything else). */
+  static native long bufferAddress(ByteBuffer buffer);
 }

@@ -91,9 +91,49 @@ public final class BlockDecoder implements AutoCloseable {
     }
   }
 
+  /**
+   * Checks the frame at absolute index {@code at} of {@code frames} as {@link #decode} would (its
+   * header, the raw length the index gives, its CRC32C, after decryption when encrypted) without
+   * decompressing it: a CRC pass over the stored bytes.
+   */
+  public void verify(ByteBuffer frames, int at, int expectedRaw) throws CodecException {
+    FrameHeader h = FrameHeader.parse(frames, at);
+    checkRawLength(h, at, expectedRaw);
+    checkedPayload(h, frames, at);
+  }
+
   private int decodeFrame(ByteBuffer frames, int at, int expectedRaw, ByteBuffer dst)
       throws CodecException {
     FrameHeader h = FrameHeader.parse(frames, at);
+    checkRawLength(h, at, expectedRaw);
+    if (dst.remaining() < h.rawLength()) {
+      throw new IllegalArgumentException(
+          "The destination has "
+              + dst.remaining()
+              + " bytes left; the block needs "
+              + h.rawLength()
+              + ".");
+    }
+    ByteBuffer src = checkedPayload(h, frames, at);
+    if (h.storedRaw()) {
+      dst.put(src);
+      stats.storedRawBlocks++;
+    } else {
+      long t0 = System.nanoTime();
+      decompress(h, src, dst);
+      stats.codecNanos += System.nanoTime() - t0;
+      stats.codecCalls++;
+      stats.overflowBlocks += overflow && preferred.format() == h.format() ? 1 : 0;
+    }
+    stats.blocks++;
+    stats.rawBytes += h.rawLength();
+    stats.storedBytes += h.storedLength();
+    return h.rawLength();
+  }
+
+  /** {@code expectedRaw}: the raw length the segment index gives, or -1 without an index. */
+  private static void checkRawLength(FrameHeader h, int at, int expectedRaw)
+      throws CorruptBlockException {
     if (expectedRaw >= 0 && h.rawLength() != expectedRaw) {
       throw new CorruptBlockException(
           "Frame at offset "
@@ -104,14 +144,11 @@ public final class BlockDecoder implements AutoCloseable {
               + expectedRaw
               + ".");
     }
-    if (dst.remaining() < h.rawLength()) {
-      throw new IllegalArgumentException(
-          "The destination has "
-              + dst.remaining()
-              + " bytes left; the block needs "
-              + h.rawLength()
-              + ".");
-    }
+  }
+
+  /** The frame's payload (decrypted when encrypted) once its CRC32C checks out. */
+  private ByteBuffer checkedPayload(FrameHeader h, ByteBuffer frames, int at)
+      throws CodecException {
     int payload = at + FRAME_HEADER_LENGTH;
     ByteBuffer src = ByteBuffers.range(frames, payload, payload + h.storedLength());
     if (h.encrypted()) {
@@ -127,20 +164,7 @@ public final class BlockDecoder implements AutoCloseable {
               h.checksum(),
               computed));
     }
-    if (h.storedRaw()) {
-      dst.put(src);
-      stats.storedRawBlocks++;
-    } else {
-      long t0 = System.nanoTime();
-      decompress(h, src, dst);
-      stats.codecNanos += System.nanoTime() - t0;
-      stats.codecCalls++;
-      stats.overflowBlocks += overflow && preferred.format() == h.format() ? 1 : 0;
-    }
-    stats.blocks++;
-    stats.rawBytes += h.rawLength();
-    stats.storedBytes += h.storedLength();
-    return h.rawLength();
+    return src;
   }
 
   /** The plaintext of an encrypted frame's payload, in {@link #plain}. */

@@ -18,6 +18,7 @@ import static io.github.kaeshuffle.format.BlockFormat.FRAME_MAGIC;
 import static io.github.kaeshuffle.format.BlockFormat.INDEX_MAGIC;
 
 import io.github.kaeshuffle.codec.ByteBuffers;
+import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.codec.CorruptBlockException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -76,5 +77,19 @@ public final class Segments {
           "Truncated segment: frames at offset " + start + " have no index.");
     }
     return out;
+  }
+
+  /**
+   * Checks every frame of {@code segments} against its index and its CRC32C without decompressing
+   * ({@link BlockDecoder#verify}): for bytes that must be known good before they are handed on.
+   */
+  public static void verifyFrames(List<Segment> segments, BlockDecoder decoder)
+      throws CodecException {
+    for (Segment seg : segments) {
+      SegmentIndex index = seg.index();
+      for (int b = 0; b < index.blockCount(); b++) {
+        decoder.verify(seg.bytes(), (int) index.offset(b), index.rawLength(b));
+      }
+    }
   }
 }

@@ -267,6 +267,24 @@ class SegmentFormatTest {
   }
 
   @Test
+  void verifyingFramesChecksEveryCrcWithoutDecompressing() throws IOException {
+    byte[] seg = segment(TestCodecs.exact(CodecKind.ZLIB), BLOCK, TestCodecs.data("text", 200, 3));
+    byte[] two = new byte[seg.length * 2];
+    System.arraycopy(seg, 0, two, 0, seg.length);
+    System.arraycopy(seg, 0, two, seg.length, seg.length);
+    try (BlockDecoder d = new BlockDecoder(null)) {
+      Segments.verifyFrames(Segments.split(ByteBuffer.wrap(two)), d);
+      assertEquals(0, d.stats().codecCalls(), "no frame was decompressed");
+      // One payload byte of the second segment's first frame, past its 20-byte header.
+      two[seg.length + 40] ^= 1;
+      List<Segment> damaged = Segments.split(ByteBuffer.wrap(two));
+      CorruptBlockException e =
+          assertThrows(CorruptBlockException.class, () -> Segments.verifyFrames(damaged, d));
+      assertTrue(e.getMessage().contains("CRC32C"), e.getMessage());
+    }
+  }
+
+  @Test
   void blockSizesOutsideTheRangeAreRefused() {
     BlockCodec zlib = TestCodecs.exact(CodecKind.ZLIB);
     for (int size : new int[] {0, BlockFormat.MIN_BLOCK_SIZE - 1, BlockFormat.MAX_BLOCK_SIZE + 1}) {

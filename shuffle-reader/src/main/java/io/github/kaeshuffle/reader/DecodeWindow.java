@@ -68,7 +68,7 @@ public final class DecodeWindow implements AutoCloseable {
     }
     int total = slots * slotSize;
     if (kind == Kind.DIRECT) {
-      return new DecodeWindow(ByteBuffer.allocateDirect(total), null, slots, slotSize);
+      return new DecodeWindow(DirectMemory.allocateDirect(total), null, slots, slotSize);
     }
     Path f = Files.createTempFile(dir, "kae-window-", ".bin");
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {

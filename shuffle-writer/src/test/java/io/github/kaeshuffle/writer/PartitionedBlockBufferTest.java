@@ -22,6 +22,7 @@ import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
+import io.github.kaeshuffle.codec.DirectMemory;
 import io.github.kaeshuffle.format.BlockDecoder;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.SegmentIndex;
@@ -265,5 +266,31 @@ class PartitionedBlockBufferTest {
     // The setting is the most it starts at.
     assertEquals(1024, PartitionedBlockBuffer.firstBuffer(10, 1024));
     assertEquals(32768, PartitionedBlockBuffer.firstBuffer(200, 65536));
+  }
+
+  @Test
+  void fullSizeRawBuffersAreMappedAndGivenBackToTheKernel(@TempDir Path dir) throws Exception {
+    int block = 256 * 1024;
+    long before = DirectMemory.mappedBytes();
+    byte[] chunk = new byte[10_000];
+    new Random(7).nextBytes(chunk);
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                4,
+                block,
+                enc,
+                new LimitedBudget(1L << 30),
+                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+      for (int i = 0; i < 100; i++) {
+        buf.append(i % 4, chunk, 0, chunk.length);
+      }
+      // Each partition got about 250 KB: its buffer doubled from 4 KiB to the block size, and
+      // those of 64 KiB and more came from the kernel (DirectMemory), the smaller ones freed.
+      assertEquals(4L * block, DirectMemory.mappedBytes() - before);
+      buf.writeTo(new Collected());
+      assertEquals(before, DirectMemory.mappedBytes(), "freed as each segment is written");
+    }
+    assertEquals(before, DirectMemory.mappedBytes());
   }
 }

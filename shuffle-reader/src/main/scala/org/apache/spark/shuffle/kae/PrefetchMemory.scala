@@ -85,7 +85,7 @@ private[kae] final class PrefetchMemory(
         val capacity = math.min(Int.MaxValue.toLong, (length + mib - 1) & ~(mib - 1))
         if (!reserve(capacity)) None
         else {
-          val b = ByteBuffer.allocateDirect(capacity.toInt)
+          val b = DirectMemory.allocateDirect(capacity.toInt)
           allStaging = b :: allStaging
           Some(b)
         }

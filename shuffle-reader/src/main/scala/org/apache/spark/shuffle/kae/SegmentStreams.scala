@@ -37,7 +37,14 @@ import org.apache.spark.storage.{BlockId, BlockManagerId}
  * index-first and decompressed ahead on a [[DecompressorThreads]] thread into a window of
  * [[PrefetchMemory]]; a stream of one block, or with a block larger than the window's slots
  * (written with a larger block size), is decoded from those bytes on the task's thread. Anything
- * else is decoded as it streams in. Decoders are borrowed from the executor's pool: one for the task's thread (streams
+ * else is decoded as it streams in.
+ *
+ * A merged chunk of push-based shuffle had whole is checked frame by frame (CRC32C, no
+ * decompression) before its stream is handed back: Spark reads the original blocks of a chunk
+ * whose wrapper fails, while a chunk that fails later, in a read, is a fetch failure that Spark
+ * 4.2 and 3.5 pin, for a chunk read from the local disk, on the executor's own address rather than
+ * the merger's, so its retried stage reads the same damaged chunk again until the job fails.
+ * Decoders are borrowed from the executor's pool: one for the task's thread (streams
  * come in turn), one per decompress-ahead stream while it runs.
  *
  * @param locate where a block lives and its estimated size
@@ -64,8 +71,10 @@ private[kae] final class SegmentStreams(
     } catch {
       // Spark fetches a bad remote block once more when its wrapper fails, and asks the checksum
       // for the cause the second time; a block read from a file it diagnoses only when a read
-      // fails ([[FailedStream]]), and only when it detects corruption at all.
-      case e: IOException if detectCorrupt && FetchedBytes.isFileSegment(in) =>
+      // fails ([[FailedStream]]), and only when it detects corruption at all. A merged chunk
+      // (push-based shuffle) that fails here makes Spark read the original blocks instead.
+      case e: IOException
+          if detectCorrupt && FetchedBytes.isFileSegment(in) && !blockId.isShuffleChunk =>
         new FailedStream(e, in)
     }
 
@@ -78,8 +87,11 @@ private[kae] final class SegmentStreams(
   private def decodeWhole(blockId: BlockId, in: InputStream): Option[InputStream] =
     whole.of(blockId, in, locate(blockId)).flatMap { bytes =>
       val segments =
-        try Segments.split(bytes.bytes)
-        catch {
+        try {
+          val all = Segments.split(bytes.bytes)
+          if (blockId.isShuffleChunk) Segments.verifyFrames(all, decoder())
+          all
+        } catch {
           case e: Exception =>
             bytes.release()
             throw e

@@ -51,15 +51,23 @@ private[kae] final class WholeSegments(
 
   /**
    * The stream's bytes whole, or None: a remote range over `maxInMemory` (streamed instead), or
-   * memory for staging not granted. `location` is where the block lives and its estimated size.
+   * memory for staging not granted. `location` is where the block lives and its estimated size;
+   * None for a chunk of a push-merged block, which the fetcher cut from the merged block the
+   * map output tracker lists: the chunk's stream itself says where its bytes are.
    */
   def of(
       blockId: BlockId,
       in: InputStream,
-      location: Option[(BlockManagerId, Long)]): Option[Whole] = {
-    val size = location.map(_._2).getOrElse(Long.MaxValue)
-    location.flatMap { case (address, _) => mapOnThisHost(blockId, address, in) }
-      .orElse(if (size <= maxInMemory) fetched(in, size) else None)
+      location: Option[(BlockManagerId, Long)]): Option[Whole] = location match {
+    case Some((address, size)) =>
+      mapOnThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
+      else None)
+    case None =>
+      FetchedBytes.fileSegment(in).map { case (ch, offset, length) => map(ch, offset, length) }
+        .orElse {
+          val length = in.available().toLong
+          if (length > 0 && length <= maxInMemory) fetched(in, length) else None
+        }
   }
 
   private def mapOnThisHost(
