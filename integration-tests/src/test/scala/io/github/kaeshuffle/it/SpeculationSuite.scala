@@ -52,6 +52,9 @@ class SpeculationSuite extends AnyFunSuite {
           .set("spark.speculation.efficiency.enabled", "false")
           // The shuffle's files are looked at after the job: not cleaned when its RDD is collected.
           .set("spark.cleaner.referenceTracking", "false")
+        // The in-process workers put executors' dirs under the JVM's cached local root dirs,
+        // which this session then sets from its spark.local.dir (earlier suites set them too).
+        KaeSparkAccess.clearLocalRootDirs()
         Sessions.withSession(conf) { spark =>
           val sc = spark.sparkContext
           assert(KaeSparkAccess.usesKaeShuffle(sc))
