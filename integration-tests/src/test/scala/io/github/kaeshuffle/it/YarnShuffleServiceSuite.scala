@@ -14,7 +14,7 @@
 package io.github.kaeshuffle.it
 
 import java.io.{File, RandomAccessFile}
-import java.nio.file.Files
+import java.nio.file.{Files, Path}
 
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
@@ -103,6 +103,26 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(report.long("kae.write.codecCalls") > 0, text)
   }
 
+  /**
+   * Submits an application that takes a gate directory, in the background, and waits until it
+   * writes `reached` there (it then waits for the test): the gate and the application's end.
+   */
+  private def submitUntil(
+      name: String,
+      conf: Map[String, String],
+      mainClass: String,
+      reached: String,
+      what: String): (Path, Future[Submit.Report]) = {
+    val gate = ClusterFaults.tmpDir(s"$name-gate")
+    val report = Future {
+      yarn.submit(name, "client", conf, Seq(gate.toString), mainClass = mainClass)
+    }(ExecutionContext.global)
+    ClusterFaults.awaitCondition(what, 240)(
+      Files.exists(gate.resolve(reached)) || report.isCompleted)
+    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+    (gate, report)
+  }
+
   /** Push-based shuffle on, merged by the NodeManager's service, results of any size waited for. */
   private def pushConf(): Map[String, String] =
     yarn.sparkConf("auto") ++ Map(
@@ -129,18 +149,12 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("push-based shuffle: a merged block damaged on the merger's disk is caught, the reduce " +
     "tasks read the original blocks instead, results right") {
-    val gate = ClusterFaults.tmpDir("yarn-damage-gate")
-    val report = Future {
-      yarn.submit(
-        "yarn-push-damage",
-        "client",
-        pushConf(),
-        Seq(gate.toString),
-        mainClass = Submit.MergedChunkDamageApp)
-    }(ExecutionContext.global)
-    ClusterFaults.awaitCondition("the first read of the shuffle", 240)(
-      Files.exists(gate.resolve("read-once")) || report.isCompleted)
-    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+    val (gate, report) = submitUntil(
+      "yarn-push-damage",
+      pushConf(),
+      Submit.MergedChunkDamageApp,
+      "read-once",
+      "the first read of the shuffle")
 
     // The largest merged data file of the shuffle (one reduce partition's merged blocks): 16
     // bytes in its middle inverted.
@@ -179,18 +193,12 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {
-    val gate = ClusterFaults.tmpDir("yarn-gate")
-    val report = Future {
-      yarn.submit(
-        "yarn-service-restart",
-        "client",
-        serviceConf(),
-        Seq(gate.toString),
-        mainClass = Submit.ShuffleServiceApp)
-    }(ExecutionContext.global)
-    ClusterFaults.awaitCondition("the map stage and the executors' release", 240)(
-      Files.exists(gate.resolve("map-done")) || report.isCompleted)
-    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+    val (gate, report) = submitUntil(
+      "yarn-service-restart",
+      serviceConf(),
+      Submit.ShuffleServiceApp,
+      "map-done",
+      "the map stage and the executors' release")
 
     val firstLog = nm.log
     nm.stop()
