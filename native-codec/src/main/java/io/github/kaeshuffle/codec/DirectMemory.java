@@ -130,7 +130,9 @@ public final class DirectMemory {
     if (buffer == null || !buffer.isDirect()) {
       return;
     }
-    if (!MAPPED.isEmpty()) {
+    // Only buffers of MAP_THRESHOLD bytes or more can be mapped: smaller ones (the raw buffers'
+    // growth steps, many per task) skip the JNI address lookup.
+    if (buffer.capacity() >= MAP_THRESHOLD && !MAPPED.isEmpty()) {
       NativeCleaner.Cleanable mapping = MAPPED.get(NativeLib.bufferAddress(buffer));
       if (mapping != null) {
         mapping.clean();
