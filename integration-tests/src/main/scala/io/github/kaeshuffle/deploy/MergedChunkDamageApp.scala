@@ -13,8 +13,7 @@
  */
 package io.github.kaeshuffle.deploy
 
-import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Paths}
+import java.nio.file.Paths
 import java.util.concurrent.atomic.AtomicLong
 
 import io.github.kaeshuffle.bench.ShuffleTotals
@@ -40,7 +39,7 @@ import org.apache.spark.sql.SparkSession
 object MergedChunkDamageApp {
   def main(args: Array[String]): Unit = {
     val report = Paths.get(args(0))
-    val gate = Paths.get(args(2))
+    val gate = new Gate(Paths.get(args(2)))
     val spark = SparkSession.builder().appName("kae-merged-damage").getOrCreate()
     val sc = spark.sparkContext
     val totals = new ShuffleTotals
@@ -70,13 +69,7 @@ object MergedChunkDamageApp {
       val fallbacksBefore = totals.mergedFetchFallbacks.get
       lines += s"firstMergedBytes $firstMerged"
 
-      Files.createDirectories(gate)
-      Files.write(gate.resolve("read-once"), Array.emptyByteArray)
-      val until = System.nanoTime() + 180L * 1000 * 1000 * 1000
-      while (!Files.exists(gate.resolve("damaged")) && System.nanoTime() < until) {
-        Thread.sleep(200)
-      }
-      lines += s"gateOpened ${Files.exists(gate.resolve("damaged"))}"
+      lines += s"gateOpened ${gate.reachAndAwait("read-once", "damaged")}"
       corrupt.set(0)
 
       lines += s"secondOk ${Pairs.sumsOf(shuffled) == Pairs.expectedSums()}"
@@ -88,7 +81,6 @@ object MergedChunkDamageApp {
       lines += s"otherFetchFailures ${otherFailures.get}"
       lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
     } finally spark.stop()
-    Files.createDirectories(report.toAbsolutePath.getParent)
-    Files.write(report, lines.result().mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+    ReportFile.write(report, lines.result())
   }
 }

@@ -13,8 +13,7 @@
  */
 package io.github.kaeshuffle.deploy
 
-import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Paths}
+import java.nio.file.Paths
 import java.util.concurrent.atomic.AtomicInteger
 
 import io.github.kaeshuffle.bench.ShuffleTotals
@@ -54,12 +53,8 @@ object ShuffleServiceApp {
       }
       lines += s"executorsGone ${KaeSparkAccess.executorIds(sc).isEmpty}"
       if (args.length > 2 && args(2).nonEmpty) {
-        val gate = Paths.get(args(2))
-        Files.createDirectories(gate)
-        Files.write(gate.resolve("map-done"), Array.emptyByteArray)
-        val until = System.nanoTime() + 180L * 1000 * 1000 * 1000
-        while (!Files.exists(gate.resolve("go")) && System.nanoTime() < until) Thread.sleep(200)
-        lines += s"gateOpened ${Files.exists(gate.resolve("go"))}"
+        val gate = new Gate(Paths.get(args(2)))
+        lines += s"gateOpened ${gate.reachAndAwait("map-done", "go")}"
       }
       val mapTasks = new AtomicInteger
       sc.addSparkListener(new SparkListener {
@@ -76,7 +71,6 @@ object ShuffleServiceApp {
         lines += s"kae.$name ${totals.kaeTotal(name)}"
       }
     } finally spark.stop()
-    Files.createDirectories(report.toAbsolutePath.getParent)
-    Files.write(report, lines.result().mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+    ReportFile.write(report, lines.result())
   }
 }

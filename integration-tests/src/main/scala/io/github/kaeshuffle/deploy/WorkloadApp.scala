@@ -13,8 +13,7 @@
  */
 package io.github.kaeshuffle.deploy
 
-import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Paths}
+import java.nio.file.Paths
 import java.util.concurrent.atomic.AtomicInteger
 
 import io.github.kaeshuffle.bench.ShuffleTotals
@@ -105,7 +104,6 @@ object WorkloadApp {
     } finally {
       spark.stop()
     }
-    Files.createDirectories(report.toAbsolutePath.getParent)
-    Files.write(report, lines.result().mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+    ReportFile.write(report, lines.result())
   }
 }
