@@ -194,8 +194,9 @@ object PartitionsBench {
       s"within each repetition, one untimed round at the smallest P first, then $reps " +
       "repetitions. Peak RSS is the JVM's `VmHWM`; heap after GC the most heap in use right " +
       "after any collection; direct memory the most in the JVM's direct buffer pool plus KAE " +
-      "Shuffle's buffers mapped from the kernel (sampled every 20 ms); GC time over the JVM's life; CPU the process's CPU time, all threads (on a " +
-      "shared host, cycles stolen by neighbours show in the time, not here). Ratios are medians of per-repetition pairs " +
+      "Shuffle's buffers mapped from the kernel (sampled every 20 ms); GC time over the JVM's " +
+      "life; CPU the process's CPU time, all threads (on a shared host, cycles stolen by " +
+      "neighbours show in the time, not here). Ratios are medians of per-repetition pairs " +
       s"against $Baseline. Every run: [Partitions.csv](Partitions.csv).\n\n"
     sb ++= MachineInfo.describe()
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala " +

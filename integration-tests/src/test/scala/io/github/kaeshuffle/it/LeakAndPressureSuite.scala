@@ -82,7 +82,8 @@ class LeakAndPressureSuite extends AnyFunSuite {
         // Large buffers are mapped from the kernel by the native library, outside those pools.
         assert(
           DirectMemory.mappedBytes() <= ourMapped,
-          s"KAE Shuffle's mapped buffers: ${DirectMemory.mappedBytes()} bytes after, $ourMapped before")
+          s"KAE Shuffle's mapped buffers: ${DirectMemory.mappedBytes()} bytes after, " +
+            s"$ourMapped before")
         // Every fetched stream is closed when its task ends, read to its end or not (each of
         // the 500 reduce tasks reads about 100 streams: a leak shows as thousands of files).
         assert(openFiles() <= files + 100, s"open files: ${openFiles()} after, $files before")
