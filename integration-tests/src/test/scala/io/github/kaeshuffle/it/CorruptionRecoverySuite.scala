@@ -13,8 +13,7 @@
  */
 package io.github.kaeshuffle.it
 
-import java.io.{File, RandomAccessFile}
-import java.nio.file.Files
+import java.io.RandomAccessFile
 import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.jdk.CollectionConverters._
@@ -24,7 +23,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import org.apache.spark.{FetchFailed, HashPartitioner, SparkContext, SparkException}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
-import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
 
 /**
  * Bytes flipped in a committed `.data` file between two jobs: the second job's read detects it,
@@ -45,22 +44,13 @@ class CorruptionRecoverySuite extends AnyFunSuite {
 
   /** Applies `damage` to every map output file of shuffle 0 with this suffix; returns the count. */
   private def corrupt(sc: SparkContext, suffix: String)(damage: RandomAccessFile => Unit): Int = {
-    val root = new File(sc.getConf.get("spark.local.dir")).toPath
-    val files = Files.walk(root).iterator().asScala
-      .filter(_.getFileName.toString.matches(s"shuffle_0_\\d+_0\\.$suffix")).toSeq
+    val files = ShuffleFiles.files(ShuffleFiles.localRoot(sc), s"shuffle_0_\\d+_0\\.$suffix")
     for (f <- files) {
       val raf = new RandomAccessFile(f.toFile, "rw")
       try damage(raf)
       finally raf.close()
     }
     files.size
-  }
-
-  private def flipByteAt(raf: RandomAccessFile, at: Long): Unit = {
-    raf.seek(at)
-    val b = raf.read()
-    raf.seek(at)
-    raf.write(b ^ 0x5a)
   }
 
   /**
@@ -114,7 +104,7 @@ class CorruptionRecoverySuite extends AnyFunSuite {
   test("a corrupted .checksum file does not change the result (it only serves diagnosis)") {
     // Spark reads the checksum file only to explain a corruption found in the data; the data is
     // intact here, so the job reads it without failures.
-    assert(damagedRun("checksum.*")(raf => flipByteAt(raf, 0)).isEmpty)
+    assert(damagedRun("checksum.*")(raf => ShuffleFiles.invert(raf, 0, 1)).isEmpty)
   }
 
   // Where in a segment a byte is damaged decides which check finds it (the first frame's header
@@ -130,7 +120,8 @@ class CorruptionRecoverySuite extends AnyFunSuite {
 
   for (prefetch <- Seq(true, false); (where, at) <- damagePoints) {
     test(s"a byte damaged in $where: a fetch failure with Spark's diagnosis (prefetch $prefetch)") {
-      val failures = damagedRun("data", prefetch)(raf => flipByteAt(raf, at(raf.length())))
+      val failures =
+        damagedRun("data", prefetch)(raf => ShuffleFiles.invert(raf, at(raf.length()), 1))
       assert(failures.nonEmpty, "the corruption was not reported as a fetch failure")
       failures.foreach(m => assert(m.contains("corrupted due to DISK_ISSUE"), m))
     }

@@ -13,8 +13,7 @@
  */
 package io.github.kaeshuffle.it
 
-import java.io.RandomAccessFile
-import java.nio.file.{Files, Path, Paths}
+import java.nio.file.{Path, Paths}
 import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicLong
 
@@ -26,7 +25,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.{FetchFailed, HashPartitioner, ShuffleDependency}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
-import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
 
 /**
  * KAE Shuffle across separate executor JVMs (local-cluster: 2 workers, 1 core and 1 GiB each):
@@ -130,11 +129,11 @@ class LocalClusterSuite extends AnyFunSuite {
         rdd.count() // writes and commits the map outputs of shuffle 0
         val outputs = KaeSparkAccess.mapOutputs(sc, 0)
         val damaged = outputs.head._1
-        val names =
-          outputs.collect { case (e, mapId) if e == damaged => s"shuffle_0_${mapId}_0.data" }
-        val files = dataFiles(localDir, 0).filter(f => names.contains(f.getFileName.toString))
-        assert(files.size == names.size, s"the damaged executor's data files: $files")
-        files.foreach(damageEveryPartition(localDir, _))
+        val mapIds = outputs.collect { case (e, mapId) if e == damaged => mapId }.toSet
+        val files = ShuffleFiles.mapOutputs(localDir, 0).filter(o => mapIds.contains(o.mapId))
+        assert(files.size == mapIds.size, s"the damaged executor's map outputs: $files")
+        // One byte in the middle of every segment.
+        for (file <- files; p <- file.nonEmpty) file.damageSegment(p, 1)
         // Partitioned alike: reads shuffle 0 again, no new shuffle.
         val r = rdd.mapValues(_.length.toLong).reduceByKey(_ + _).collect().sorted.toSeq
         KaeSparkAccess.drainListeners(sc)
@@ -152,37 +151,9 @@ class LocalClusterSuite extends AnyFunSuite {
     }
   }
 
-  /** Flips a byte in the middle of each partition's range of a `.data` file (from its `.index`). */
-  private def damageEveryPartition(root: Path, data: Path): Unit = {
-    // Spark files each name in a sub-directory chosen by its hash: look for the index by name.
-    val indexName = data.getFileName.toString.replace(".data", ".index")
-    val walk = Files.walk(root)
-    val index =
-      try walk.iterator.asScala.find(_.getFileName.toString == indexName).get
-      finally walk.close()
-    val in = new java.io.DataInputStream(Files.newInputStream(index))
-    val offsets =
-      try Iterator.continually(in.readLong()).take((Files.size(index) / 8).toInt).toList
-      finally in.close()
-    val raf = new RandomAccessFile(data.toFile, "rw")
-    try offsets.zip(offsets.tail).filter { case (start, end) => end > start }.foreach {
-        case (start, end) =>
-          val at = (start + end) / 2
-          raf.seek(at)
-          val b = raf.read()
-          raf.seek(at)
-          raf.write(b ^ 0x5a)
-      }
-    finally raf.close()
-  }
-
   /** Data files of a shuffle under `root` (the workers put their executors' dirs there). */
-  private def dataFiles(root: Path, shuffleId: Int): Seq[Path] = {
-    val walk = Files.walk(root)
-    try walk.iterator.asScala.filter(p =>
-        p.getFileName.toString.matches(s"shuffle_${shuffleId}_\\d+_\\d+\\.data")).toList
-    finally walk.close()
-  }
+  private def dataFiles(root: Path, shuffleId: Int): Seq[Path] =
+    ShuffleFiles.files(root, s"shuffle_${shuffleId}_\\d+_\\d+\\.data")
 
   test("spark.authenticate with network and IO encryption across executors") {
     val exp = expected

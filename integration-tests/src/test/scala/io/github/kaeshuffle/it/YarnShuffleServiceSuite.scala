@@ -13,14 +13,14 @@
  */
 package io.github.kaeshuffle.it
 
-import java.io.{File, RandomAccessFile}
+import java.io.File
 import java.nio.file.{Files, Path}
 
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
-import scala.jdk.CollectionConverters._
 
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
+import org.apache.spark.shuffle.kae.ShuffleFiles
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -149,6 +149,7 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("push-based shuffle: a merged block damaged on the merger's disk is caught, the reduce " +
     "tasks read the original blocks instead, results right") {
+    val submitted = System.currentTimeMillis()
     val (gate, report) = submitUntil(
       "yarn-push-damage",
       pushConf(),
@@ -156,22 +157,14 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       "read-once",
       "the first read of the shuffle")
 
-    // The largest merged data file of the shuffle (one reduce partition's merged blocks): 16
-    // bytes in its middle inverted.
-    val merged = Files.walk(nm.root.resolve("local")).iterator().asScala.toSeq
-      .filter(f =>
-        f.getFileName.toString.startsWith("shuffleMerged_") &&
-          f.getFileName.toString.endsWith(".data") && Files.size(f) > 0)
+    // The largest merged data file of this application's shuffle (one reduce partition's merged
+    // blocks; the earlier tests' applications left theirs, of the same sizes): 16 bytes in its
+    // middle inverted.
+    val merged = ShuffleFiles.files(nm.root.resolve("local"), "shuffleMerged_.*\\.data")
+      .filter(f => Files.size(f) > 0 && Files.getLastModifiedTime(f).toMillis >= submitted)
     assert(merged.nonEmpty, s"no merged data file under ${nm.root}")
     val victim = merged.maxBy(Files.size(_))
-    val raf = new RandomAccessFile(victim.toFile, "rw")
-    try {
-      val bytes = new Array[Byte](16)
-      raf.seek(raf.length() / 2)
-      raf.readFully(bytes)
-      raf.seek(raf.length() / 2)
-      raf.write(bytes.map(b => (~b).toByte))
-    } finally raf.close()
+    ShuffleFiles.invert(victim, Files.size(victim) / 2 - 8, 16)
     Files.write(gate.resolve("damaged"), Array.emptyByteArray)
 
     val r = Await.result(report, Duration(300, "s"))

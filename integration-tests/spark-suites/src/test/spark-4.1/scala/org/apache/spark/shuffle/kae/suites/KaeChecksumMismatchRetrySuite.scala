@@ -13,8 +13,7 @@
  */
 package org.apache.spark.shuffle.kae.suites
 
-import java.io.{DataInputStream, RandomAccessFile}
-import java.nio.file.{Files, Path}
+import java.nio.file.Path
 import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.jdk.CollectionConverters._
@@ -23,6 +22,7 @@ import org.apache.spark._
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.ShuffleWriteProcessor
+import org.apache.spark.shuffle.kae.ShuffleFiles
 import org.apache.spark.shuffle.checksum.RowBasedChecksum
 import org.apache.spark.util.Utils
 
@@ -45,14 +45,17 @@ class KaeChecksumMismatchRetrySuite extends SparkFunSuite with LocalSparkContext
 
   test("a re-run map task that writes other rows makes Spark re-run the whole reduce stage") {
     val localDir = Utils.createTempDir()
+    try checkFullRetry(localDir.toPath)
+    finally Utils.deleteRecursively(localDir)
+  }
+
+  private def checkFullRetry(localDir: Path): Unit = {
     Utils.clearLocalRootDirs() // the workers run in this JVM and would reuse earlier dirs
     val conf = new SparkConf()
       .setMaster("local-cluster[2,1,1024]")
       .setAppName("kae-checksum-mismatch")
       .set("spark.shuffle.manager", KaeShuffleInUse.Manager)
-      .set("spark.local.dir", localDir.getAbsolutePath)
-      // One damaged segment is one fetch failure; the stage is retried once, not aborted.
-      .set("spark.stage.maxConsecutiveAttempts", "4")
+      .set("spark.local.dir", localDir.toString)
     sc = new SparkContext(conf)
     TestUtils.waitUntilExecutorsUp(sc, 2, 60000)
 
@@ -75,7 +78,11 @@ class KaeChecksumMismatchRetrySuite extends SparkFunSuite with LocalSparkContext
     sc.submitMapStage(mapDep).get()
     val tracker = sc.env.mapOutputTracker.asInstanceOf[MapOutputTrackerMaster]
     val firstStatus = tracker.shuffleStatuses(mapDep.shuffleId).mapStatuses(0)
-    damageSegment(localDir.toPath, mapDep.shuffleId, firstStatus.mapId, DamagedReducer)
+    val output = ShuffleFiles.mapOutputs(localDir, mapDep.shuffleId)
+      .find(_.mapId == firstStatus.mapId)
+      .getOrElse(fail(s"map ${firstStatus.mapId}'s output is not under $localDir"))
+    assert(output.partitionLength(DamagedReducer) > 64, "the damaged segment is too small")
+    output.damageSegment(DamagedReducer, 16)
 
     // Reduce stage (a shuffle map stage: Spark can roll it back) and a one-task result stage.
     val counts = new ShuffleReadRDD(mapDep)
@@ -105,34 +112,6 @@ class KaeChecksumMismatchRetrySuite extends SparkFunSuite with LocalSparkContext
     assert(
       rerun.map(_.taskInfo.index).toSet == (0 until Reducers).toSet,
       s"the reduce stage's last attempt ran partitions ${rerun.map(_.taskInfo.index).sorted}")
-    Utils.deleteRecursively(localDir)
-  }
-
-  /** Finds the map output's data file under the executors' dirs and inverts 16 bytes. */
-  private def damageSegment(root: Path, shuffleId: Int, mapId: Long, reducer: Int): Unit = {
-    val name = s"shuffle_${shuffleId}_${mapId}_0"
-    // Spark spreads a block manager's files over subdirectories by the hash of their names.
-    val files = Files.walk(root).iterator().asScala.toSeq
-    def named(file: String): Path = files.find(_.getFileName.toString == file).getOrElse {
-      fail(s"$file is not under $root")
-    }
-    val (data, index) = (named(s"$name.data"), named(s"$name.index"))
-    val offsets = {
-      val in = new DataInputStream(Files.newInputStream(index))
-      try Array.fill(Reducers + 1)(in.readLong())
-      finally in.close()
-    }
-    val (start, end) = (offsets(reducer), offsets(reducer + 1))
-    assert(end - start > 64, s"segment $reducer of $name is only ${end - start} bytes")
-    val file = new RandomAccessFile(data.toFile, "rw")
-    try {
-      val at = start + (end - start) / 2
-      val bytes = new Array[Byte](16)
-      file.seek(at)
-      file.readFully(bytes)
-      file.seek(at)
-      file.write(bytes.map(b => (~b).toByte))
-    } finally file.close()
   }
 }
 
