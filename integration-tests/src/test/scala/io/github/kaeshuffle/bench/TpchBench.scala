@@ -65,7 +65,8 @@ object TpchBench {
     val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
     val sf = args.lift(1).map(_.toDouble).getOrElse(1.0)
     val reps = args.lift(2).map(_.toInt).getOrElse(3)
-    val all = Configs ++ Harness.AllConfigs.filterNot(c => Configs.exists(_.name == c.name))
+    val all = Configs ++ (Harness.AllConfigs ++ Harness.ExtraConfigs)
+      .filterNot(c => Configs.exists(_.name == c.name))
     val configs = args.lift(3).filter(_ != "all").map(Harness.named(_, all)).getOrElse(Configs)
     val dataRoot = Paths.get(args.lift(4).getOrElse("target/tpch"))
     // A subset (e.g. q1,q8,q19) to look at a few queries over more repetitions.
