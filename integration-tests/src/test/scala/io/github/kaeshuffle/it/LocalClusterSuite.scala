@@ -133,7 +133,7 @@ class LocalClusterSuite extends AnyFunSuite {
         val files = ShuffleFiles.mapOutputs(localDir, 0).filter(o => mapIds.contains(o.mapId))
         assert(files.size == mapIds.size, s"the damaged executor's map outputs: $files")
         // One byte in the middle of every segment.
-        for (file <- files; p <- file.nonEmpty) file.damageSegment(p, 1)
+        for (file <- files; p <- file.nonEmptyPartitions) file.damageSegment(p, 1)
         // Partitioned alike: reads shuffle 0 again, no new shuffle.
         val r = rdd.mapValues(_.length.toLong).reduceByKey(_ + _).collect().sorted.toSeq
         KaeSparkAccess.drainListeners(sc)

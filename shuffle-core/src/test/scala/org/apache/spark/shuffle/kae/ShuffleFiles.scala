@@ -40,9 +40,9 @@ object ShuffleFiles {
 
     /** The parsed index of every non-empty partition. */
     def segments: Map[Int, SegmentIndex] =
-      nonEmpty.map(p => p -> SegmentIndex.parse(segment(p))).toMap
+      nonEmptyPartitions.map(p => p -> SegmentIndex.parse(segment(p))).toMap
 
-    def nonEmpty: Seq[Int] = (0 until offsets.length - 1).filter(partitionLength(_) > 0)
+    def nonEmptyPartitions: Seq[Int] = (0 until offsets.length - 1).filter(partitionLength(_) > 0)
 
     /** Inverts `length` bytes in the middle of partition `p`'s segment. */
     def damageSegment(p: Int, length: Int): Unit = {
