@@ -24,7 +24,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import org.apache.spark.{Success, TaskContext, TaskEndReason}
 import org.apache.spark.deploy.TwoHostCluster
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd, TaskInfo}
-import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
 
 /**
  * Two attempts of one map task writing KAE Shuffle output at the same time: a speculative copy on
@@ -90,8 +90,8 @@ class SpeculationSuite extends AnyFunSuite {
           assert(kept.contains(copy.taskId) && !kept.contains(original.taskId), s"$kept")
           // Spark kills the original once the copy succeeded (interrupting its wait): its writer
           // leaves nothing behind; had it committed, its files would be whole and unused.
-          val files = Files.walk(Paths.get(sc.getConf.get("spark.local.dir"))).iterator().asScala
-            .map(_.getFileName.toString).filter(_.startsWith("shuffle_0_")).toSeq
+          val files = ShuffleFiles.files(ShuffleFiles.localRoot(sc), "shuffle_0_.*")
+            .map(_.getFileName.toString)
           assert(files.contains(s"shuffle_0_${copy.taskId}_0.data"), s"$files")
           if (first(0)._3 != Success) {
             assert(!files.exists(_.startsWith(s"shuffle_0_${original.taskId}_")), s"$files")

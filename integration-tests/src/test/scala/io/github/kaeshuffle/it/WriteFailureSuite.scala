@@ -13,18 +13,14 @@
  */
 package io.github.kaeshuffle.it
 
-import java.io.File
-import java.nio.file.Files
 import java.util.concurrent.ConcurrentLinkedQueue
-
-import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.deploy.Pairs
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.{ExceptionFailure, SparkContext}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
-import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
 
 /**
  * A disk error while a map task writes its output, or when it commits it (injected into Spark's
@@ -73,12 +69,10 @@ class WriteFailureSuite extends AnyFunSuite {
             message.contains("attempt 0") && message.contains("No space left on device"),
           message
         )
-        val root = new File(sc.getConf.get("spark.local.dir")).toPath
-        val leftovers = Files.walk(root).iterator().asScala
-          .filter(_.getFileName.toString.startsWith(s"shuffle_0_${failedMapId}_")).toSeq
+        val root = ShuffleFiles.localRoot(sc)
+        val leftovers = ShuffleFiles.files(root, s"shuffle_0_${failedMapId}_.*")
         assert(leftovers.isEmpty, s"the failed attempt left files: $leftovers")
-        val committed = Files.walk(root).iterator().asScala
-          .count(_.getFileName.toString.matches("shuffle_0_\\d+_0\\.data"))
+        val committed = ShuffleFiles.files(root, "shuffle_0_\\d+_0\\.data").size
         assert(committed == Pairs.MapTasks, s"$committed map outputs committed")
       }
     }
@@ -103,9 +97,8 @@ class WriteFailureSuite extends AnyFunSuite {
         assert(
           failures.size == 1 && failures.peek()._2.contains("lost after its commit"),
           failures.toString)
-        val root = new File(sc.getConf.get("spark.local.dir")).toPath
-        val names = Files.walk(root).iterator().asScala.map(_.getFileName.toString)
-          .filter(_.startsWith("shuffle_0_")).toSeq
+        val names = ShuffleFiles.files(ShuffleFiles.localRoot(sc), "shuffle_0_.*")
+          .map(_.getFileName.toString)
         val data = names.count(_.matches("shuffle_0_\\d+_0\\.data"))
         assert(data == (if (oldProtocol) Pairs.MapTasks else Pairs.MapTasks + 1), names)
         val temporary = names.filter(_.matches(".*\\.(data|index)\\..+"))

@@ -20,6 +20,7 @@ import io.github.kaeshuffle.format.{BlockDecoder, SegmentInputStream}
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.{HashPartitioner, ShuffleDependency, SparkEnv, TaskContext}
+import org.apache.spark.shuffle.ShuffleHandle
 
 /**
  * Two attempts of one map task committing their output at the same moment in one executor. With
@@ -78,7 +79,7 @@ object SameMapCommitSuite {
   private val BothWritten = new CyclicBarrier(2)
 
   /** Writes map 0 as `attempt` would; returns the partition lengths its writer reports. */
-  def write(handle: org.apache.spark.shuffle.ShuffleHandle, attempt: Int): Array[Long] = {
+  def write(handle: ShuffleHandle, attempt: Int): Array[Long] = {
     val context = TaskContext.get()
     val writer = SparkEnv.get.shuffleManager
       .getWriter[Int, String](handle, 0L, context, context.taskMetrics().shuffleWriteMetrics)
