@@ -19,4 +19,12 @@ public interface MemoryBudget {
   long acquire(long bytes);
 
   void release(long bytes);
+
+  /**
+   * Whether the memory granted is the Java heap's (Spark's on-heap execution memory, its default)
+   * rather than off the heap: where the writer's pages of small raw buffers are made.
+   */
+  default boolean onHeap() {
+    return true;
+  }
 }

@@ -29,24 +29,42 @@ import java.nio.ByteBuffer;
  * partition becomes one segment: its frames (copied from the file, never recompressed), its last
  * partial block, its index.
  *
- * <p>Memory comes from a {@link MemoryBudget} and is only ever the raw buffers and one frame: the
- * compressed output is never held, so a task's memory does not grow with its output. Raw buffers
- * are off the Java heap ({@link DirectMemory}, freed as soon as they are done with): they live as
- * long as the task, and on the heap every young collection would copy them and the old generation
- * would fill with those of finished tasks. They start small (4 KiB, less when there are many
- * thousands of partitions) and double up to the block size, so partitions cost little until they
- * hold data. When the budget says no, every partition's partial block is sealed as a short frame
- * into the file and its raw buffer freed (a spill). Not thread-safe: one task's thread.
+ * <p>Memory comes from a {@link MemoryBudget} and is only ever the raw buffers, one frame and one
+ * gather block: the compressed output is never held, so a task's memory does not grow with its
+ * output. A partition's raw buffer starts as a chain of small chunks carved from a few large pages
+ * ({@link RawChunks}; chunks of 4 KiB, less when there are many thousands of partitions), so
+ * partitions cost little until they hold data and thousands of small buffers cost the collector
+ * nothing. One that fills {@link #SMALL_MOST} bytes (or the block, if smaller) moves into one
+ * direct buffer ({@link DirectMemory}, mapped from the kernel at that size and freed as soon as it
+ * is done with), which doubles up to the block size. A chain's bytes are gathered into the direct
+ * gather block when its frame is made, so the codec always reads memory the collector does not
+ * move. When the budget says no, every partition's partial block is sealed as a short frame into
+ * the file and all raw memory freed (a spill). Not thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
+  /**
+   * The most bytes a partition keeps in a chain of chunks: past it the partition moves to one
+   * direct buffer, mapped from the kernel from this size up ({@link DirectMemory#MAP_THRESHOLD}),
+   * and the gather block for chains is no larger.
+   */
+  static final int SMALL_MOST = DirectMemory.MAP_THRESHOLD;
+
   private final int blockSize;
-  private final int firstBuffer;
   private final BlockEncoder encoder;
   private final MemoryBudget budget;
   private final Partition[] partitions;
 
+  /** The chunks of every partition's small raw buffer. */
+  private final RawChunks chunks;
+
+  /** Bytes a chain may reach, a whole number of chunks: at most the block and SMALL_MOST. */
+  private final int smallLimit;
+
   /** Where each frame is encoded before it is appended to the file. */
   private final ByteBuffer frame;
+
+  /** Where a chain's bytes are gathered for the codec; direct, made when first needed. */
+  private ByteBuffer gather;
 
   private final FrameFile frames;
   private long held;
@@ -57,16 +75,24 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private int partitionsWritten;
   private boolean spilling;
 
+  /**
+   * One partition's raw block: a chain of chunks while small, then one direct buffer. Empty after
+   * each frame made from it.
+   */
   private static final class Partition {
-    /** The block being filled, position = its bytes so far; null until the partition has data. */
+    /** The block once past the chain limit, position = its bytes so far; null while small. */
     ByteBuffer raw;
 
-    int capacity() {
-      return raw == null ? 0 : raw.capacity();
-    }
+    /** The chain's first and last chunk; -1 when it has none. */
+    int head = -1;
+
+    int tail = -1;
+
+    /** Bytes in the chain. */
+    int chained;
 
     int rawLength() {
-      return raw == null ? 0 : raw.position();
+      return raw == null ? chained : raw.position();
     }
 
     /** Every frame written so far, in order: the segment's index. */
@@ -89,11 +115,12 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /**
-   * A partition's first raw buffer: {@code largest}, or less when there are so many partitions that
-   * {@code largest} each would pass {@link #FIRST_BUFFERS} (8 MiB), never under 512 bytes. A task's
-   * buffers then grow with its data instead of all taking 4 KiB with their first record: at 20,000
-   * partitions that cut issue 22's job's peak direct memory, two map tasks at different points of
-   * their output, from 157 to 104 MiB (docs/benchmarks/Partitions-notes.md).
+   * A partition's first raw buffer, the chunk size of its chain: {@code largest}, or less when
+   * there are so many partitions that {@code largest} each would pass {@link #FIRST_BUFFERS} (8
+   * MiB), never under 512 bytes. A task's buffers then grow with its data instead of all taking 4
+   * KiB with their first record, and a chain's last chunk, partly filled, wastes little: at 20,000
+   * partitions, as separate buffers before chains, that cut issue 22's job's peak direct memory
+   * from 157 to 104 MiB (docs/benchmarks/Partitions-notes.md).
    */
   public static int firstBuffer(int numPartitions, int largest) {
     long fair = Long.highestOneBit(Math.max(1, FIRST_BUFFERS / Math.max(1, numPartitions)));
@@ -104,7 +131,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   static final long FIRST_BUFFERS = 8L << 20;
 
   /**
-   * @param firstBuffer first size of a partition's raw buffer (it doubles up to blockSize)
+   * @param firstBuffer the chunk size of a partition's small raw buffer (at most {@link
+   *     #SMALL_MOST}); past the chain limit it doubles up to blockSize
    * @param spillFiles where the frame file goes
    */
   public PartitionedBlockBuffer(
@@ -120,16 +148,28 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           "The first buffer size must be 1 to " + blockSize + " bytes, not " + firstBuffer + ".");
     }
     this.blockSize = blockSize;
-    this.firstBuffer = firstBuffer;
     this.encoder = encoder;
     this.budget = budget;
+    int chunk = Math.min(firstBuffer, SMALL_MOST);
+    this.chunks = new RawChunks(chunk, budget.onHeap());
+    this.smallLimit = Math.min(blockSize, SMALL_MOST) / chunk * chunk;
     this.frames = new FrameFile(spillFiles, numPartitions);
     // A partition's state is made with its first byte: with many partitions most map tasks
     // write to few of them (16,777,217 partitions, two rows: two of them).
     this.partitions = new Partition[numPartitions];
     int frameRoom = encoder.maxFrameLength(blockSize);
-    reserveOrFail(frameRoom);
+    // The gather block is reserved whole and made as chains need it: most tasks of a job with
+    // many small tasks gather a few bytes.
+    reserveOrFail(frameRoom + (long) smallLimit);
     this.frame = ByteBuffer.allocate(frameRoom);
+  }
+
+  /**
+   * Memory a buffer takes before its first byte: one frame and the gather block (the rest is raw
+   * buffers, as data comes).
+   */
+  static long workingMemory(BlockEncoder encoder, int blockSize) {
+    return encoder.maxFrameLength(blockSize) + (long) Math.min(blockSize, SMALL_MOST);
   }
 
   /** Appends one serialized record (or any bytes) to a partition. */
@@ -141,42 +181,126 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       partitionsWritten++;
     }
     while (len > 0) {
-      if (p.rawLength() == p.capacity()) {
-        growRaw(p);
-      }
-      ByteBuffer raw = p.raw;
-      int n = Math.min(len, raw.remaining());
-      raw.put(bytes, off, n);
+      // 0 when making room spilled instead: p is then empty and small, and is looked at again.
+      int n = p.raw == null ? putChained(p, bytes, off, len) : putRaw(p, bytes, off, len);
       off += n;
       len -= n;
-      if (raw.position() == blockSize) {
+      if (p.rawLength() == blockSize) {
         frames.append(partition, frame, encodeFrame(p));
       }
     }
   }
 
-  private void growRaw(Partition p) throws IOException {
-    while (p.rawLength() == p.capacity()) {
-      int cap = p.capacity();
-      int newCap = Math.min(blockSize, Math.max(firstBuffer, cap * 2));
-      // When reserve spills instead, the loop looks again: the spill emptied p.
-      if (reserve(newCap - cap)) {
-        ByteBuffer bigger = DirectMemory.allocate(newCap);
-        if (p.raw != null) {
-          bigger.put(ByteBuffers.flip(p.raw));
-          DirectMemory.free(p.raw);
-        }
-        p.raw = bigger;
-      }
+  private int putChained(Partition p, byte[] bytes, int off, int len) throws IOException {
+    int at = p.chained % chunks.chunkSize();
+    if (at == 0 && p.chained == smallLimit) {
+      return toDirect(p) ? putRaw(p, bytes, off, len) : 0;
     }
+    if (at == 0 && !addChunk(p)) {
+      return 0;
+    }
+    int n = Math.min(len, chunks.chunkSize() - at);
+    chunks.put(p.tail, at, bytes, off, n);
+    p.chained += n;
+    return n;
   }
 
-  /** Encodes the partition's raw bytes into {@link #frame}; returns the frame length. */
+  private int putRaw(Partition p, byte[] bytes, int off, int len) throws IOException {
+    if (!p.raw.hasRemaining() && !growRaw(p)) {
+      return 0;
+    }
+    int n = Math.min(len, p.raw.remaining());
+    p.raw.put(bytes, off, n);
+    return n;
+  }
+
+  /** Adds a chunk to p's chain, a new page first if all are taken; false when it spilled. */
+  private boolean addChunk(Partition p) throws IOException {
+    int id = chunks.take();
+    if (id < 0) {
+      if (!reserve(chunks.nextPageBytes())) {
+        return false;
+      }
+      chunks.addPage();
+      id = chunks.take();
+    }
+    if (p.head < 0) {
+      p.head = id;
+    } else {
+      chunks.link(p.tail, id);
+    }
+    p.tail = id;
+    return true;
+  }
+
+  /** Moves p's full chain into a direct buffer twice its size; false when it spilled. */
+  private boolean toDirect(Partition p) throws IOException {
+    int cap = Math.min(blockSize, smallLimit * 2);
+    if (!reserve(cap)) {
+      return false;
+    }
+    ByteBuffer raw = DirectMemory.allocate(cap);
+    chunks.copyChain(p.head, p.chained, raw);
+    freeChain(p);
+    p.raw = raw;
+    return true;
+  }
+
+  /** Doubles p's full direct buffer; false when it spilled. */
+  private boolean growRaw(Partition p) throws IOException {
+    int cap = p.raw.capacity();
+    int newCap = Math.min(blockSize, cap * 2);
+    if (!reserve(newCap - cap)) {
+      return false;
+    }
+    ByteBuffer bigger = DirectMemory.allocate(newCap);
+    bigger.put(ByteBuffers.flip(p.raw));
+    DirectMemory.free(p.raw);
+    p.raw = bigger;
+    return true;
+  }
+
+  /**
+   * Encodes the partition's raw bytes into {@link #frame} and empties the partition (a chain's
+   * chunks go back to the free list); returns the frame length.
+   */
   private int encodeFrame(Partition p) throws IOException {
     frame.clear();
-    int length = p.index.encode(encoder, ByteBuffers.flip(p.raw.duplicate()), frame);
-    ByteBuffers.clear(p.raw);
+    ByteBuffer input;
+    if (p.raw != null) {
+      input = ByteBuffers.flip(p.raw.duplicate());
+    } else {
+      input = gather(p);
+    }
+    int length = p.index.encode(encoder, input, frame);
+    if (p.raw != null) {
+      ByteBuffers.clear(p.raw);
+    } else {
+      freeChain(p);
+    }
     return length;
+  }
+
+  /** p's chain in the gather block, made or grown (up to smallLimit, reserved) as needed. */
+  private ByteBuffer gather(Partition p) {
+    if (gather == null || gather.capacity() < p.chained) {
+      DirectMemory.free(gather);
+      int need = Math.max(chunks.chunkSize(), p.chained);
+      int size = Integer.highestOneBit(need);
+      gather = DirectMemory.allocate(Math.min(smallLimit, size < need ? size * 2 : size));
+    }
+    ByteBuffers.clear(gather);
+    chunks.copyChain(p.head, p.chained, gather);
+    return ByteBuffers.flip(gather);
+  }
+
+  private void freeChain(Partition p) {
+    if (p.head >= 0) {
+      chunks.freeChain(p.head, p.tail);
+    }
+    p.head = -1;
+    p.tail = -1;
+    p.chained = 0;
   }
 
   /**
@@ -241,9 +365,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           frames.append(i, frame, encodeFrame(p));
           sealedBlocks++;
         }
-        freed += p.capacity();
-        freeRaw(p);
+        freed += freeRaw(p);
       }
+      freed += chunks.releaseAll();
       if (freed > 0) {
         release(freed);
         memorySpilled += freed;
@@ -274,16 +398,21 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       }
       p.index.writeIndex(out);
       streams.close(i, out);
-      release(p.capacity());
-      freeRaw(p);
+      release(freeRaw(p));
       partitions[i] = null;
     }
+    release(chunks.releaseAll());
   }
 
-  /** Frees a partition's raw buffer (its memory is released to the budget by the caller). */
-  private static void freeRaw(Partition p) {
+  /**
+   * Frees a partition's direct buffer, if it has one; returns its bytes, for the caller to release
+   * (a chain's chunks are the pages', released with them).
+   */
+  private static long freeRaw(Partition p) {
+    long bytes = p.raw == null ? 0 : p.raw.capacity();
     DirectMemory.free(p.raw);
     p.raw = null;
+    return bytes;
   }
 
   /**
@@ -333,6 +462,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           partitions[i] = null;
         }
       }
+      chunks.releaseAll();
+      DirectMemory.free(gather);
+      gather = null;
       if (held > 0) {
         budget.release(held);
         held = 0;

@@ -170,12 +170,14 @@ class PartitionedBlockBufferTest {
       Result res = run(50, records, 1L << 30, dir);
       assertEquals(0, res.spills(), "no memory pressure");
       assertSameBytes(res);
-      long frame;
+      long working;
       try (BlockEncoder enc = new BlockEncoder(zlib())) {
-        frame = enc.maxFrameLength(BLOCK);
+        working = PartitionedBlockBuffer.workingMemory(enc, BLOCK);
       }
+      // The raw buffers (50 blocks' worth of chunks, pages rounding up by less than one), one frame
+      // and the gather block.
       assertTrue(
-          res.budget().peak <= 50L * BLOCK + frame,
+          res.budget().peak <= 50L * BLOCK + RawChunks.MAX_PAGE + working,
           records + " records: held " + res.budget().peak + " bytes");
       assertEquals(0, res.budget().used);
       try (var files = Files.list(dir)) {
@@ -244,8 +246,9 @@ class PartitionedBlockBufferTest {
   @Test
   void noMemoryAtAllAfterSpillingIsAClearError(@TempDir Path dir) throws Exception {
     try (BlockEncoder enc = new BlockEncoder(zlib())) {
-      // The frame buffer and not one raw buffer more.
-      LimitedBudget budget = new LimitedBudget(enc.maxFrameLength(BLOCK) + 100L);
+      // The frame and gather buffers and not one page of raw buffers more.
+      LimitedBudget budget =
+          new LimitedBudget(PartitionedBlockBuffer.workingMemory(enc, BLOCK) + 100L);
       try (PartitionedBlockBuffer buf =
           new PartitionedBlockBuffer(
               4, BLOCK, enc, budget, () -> Files.createTempFile(dir, "s", ""))) {
@@ -282,15 +285,64 @@ class PartitionedBlockBufferTest {
                 enc,
                 new LimitedBudget(1L << 30),
                 () -> Files.createTempFile(dir, "spill", ".frames"))) {
+      // The gather block is made for the first chain encoded: none here.
+      long working = DirectMemory.mappedBytes();
+      assertEquals(before, working);
       for (int i = 0; i < 100; i++) {
         buf.append(i % 4, chunk, 0, chunk.length);
       }
-      // Each partition got about 250 KB: its buffer doubled from 4 KiB to the block size, and
-      // those of 64 KiB and more came from the kernel (DirectMemory), the smaller ones freed.
-      assertEquals(4L * block, DirectMemory.mappedBytes() - before);
+      // Each partition got about 250 KB: its chain of 4 KiB chunks moved to a direct buffer at
+      // 64 KiB, which doubled to the block size; those came from the kernel (DirectMemory).
+      assertEquals(4L * block, DirectMemory.mappedBytes() - working);
       buf.writeTo(new Collected());
-      assertEquals(before, DirectMemory.mappedBytes(), "freed as each segment is written");
+      assertEquals(working, DirectMemory.mappedBytes(), "freed as each segment is written");
     }
     assertEquals(before, DirectMemory.mappedBytes());
+  }
+
+  @Test
+  void smallRawBuffersAreChunksOfAFewPages(@TempDir Path dir) throws Exception {
+    // 20,000 partitions of about 200 bytes each: one 512-byte chunk each, in pages of just under
+    // 1 MiB past the first few small ones, and no direct buffer.
+    int partitions = 20_000;
+    int first = PartitionedBlockBuffer.firstBuffer(partitions, 4096);
+    assertEquals(512, first);
+    LimitedBudget budget = new LimitedBudget(1L << 30);
+    long mapped = DirectMemory.mappedBytes();
+    Map<Integer, ByteArrayOutputStream> expected = new HashMap<>();
+    Collected collected = new Collected();
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                partitions,
+                256 * 1024,
+                first,
+                enc,
+                budget,
+                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+      for (int i = 0; i < 200_000; i++) {
+        byte[] rec = ("row-" + i + "-xxxxxxx;").getBytes();
+        int p = (i * 7919) % partitions;
+        buf.append(p, rec, 0, rec.length);
+        expected.computeIfAbsent(p, k -> new ByteArrayOutputStream()).write(rec);
+      }
+      long raw = budget.used - PartitionedBlockBuffer.workingMemory(enc, 256 * 1024);
+      // 20,000 chunks of 512 bytes, pages rounding up by less than one.
+      assertTrue(raw >= partitions * 512L, "raw " + raw);
+      assertTrue(raw <= partitions * 512L + RawChunks.MAX_PAGE, "raw " + raw);
+      assertEquals(mapped, DirectMemory.mappedBytes());
+      buf.writeTo(collected);
+      assertEquals(PartitionedBlockBuffer.workingMemory(enc, 256 * 1024), budget.used);
+    }
+    assertEquals(0, budget.used);
+    assertEquals(expected.keySet(), collected.out.keySet());
+    try (BlockDecoder d = new BlockDecoder(null)) {
+      for (Map.Entry<Integer, ByteArrayOutputStream> e : expected.entrySet()) {
+        byte[] segment = collected.out.get(e.getKey()).toByteArray();
+        assertArrayEquals(
+            e.getValue().toByteArray(),
+            new SegmentInputStream(ByteBuffer.wrap(segment), d).readAllBytes());
+      }
+    }
   }
 }

@@ -252,6 +252,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
 
     override def release(bytes: Long): Unit = freeMemory(bytes)
 
+    override def onHeap(): Boolean = getMode == MemoryMode.ON_HEAP
+
     private def notePeak(): Unit = peak = math.max(peak, getUsed + streams.getUsed)
 
     /**

@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.writer;
+
+import io.github.kaeshuffle.codec.ByteBuffers;
+import io.github.kaeshuffle.codec.DirectMemory;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The small raw buffers of a {@link PartitionedBlockBuffer}: chains of equal chunks carved from a
+ * few large pages. With many thousands of partitions every raw buffer is small and together they
+ * hold a map task's whole output (issue 22's job at 20,000 partitions: about 70 MiB per task in
+ * buffers of 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap
+ * the JVM has grown anyway; as separate heap arrays every young collection copies them (both
+ * measured: docs/benchmarks/Partitions-notes.md). Pages on the heap of just under 1 MiB are each a
+ * humongous object of G1's 1 MiB regions, which young collections never copy, and are few.
+ *
+ * <p>Pages grow: the first holds {@link #FIRST_PAGE_CHUNKS} chunks and each next one twice as many
+ * while under half a G1 region of 1 MiB; past that a page fills 1, 1, 2, 4 and then 8 whole
+ * regions, less 64 bytes for the array's header ({@link #MAX_PAGE}). A task writing a few bytes (a
+ * reduce task writing a one-partition shuffle, 20,000 of them in issue 22's job) then takes a few
+ * KiB, and one writing 70 MiB a handful of small pages and a dozen large ones. Few large pages
+ * matter: G1 may start a collection for every humongous allocation, and with pages of one region
+ * the job at 20,000 partitions took 1.14x Spark's time (docs/benchmarks/Partitions-notes.md). A
+ * chunk is named by an int; {@code next} links the chunks of each chain and of the free list. Pages
+ * come and go whole: the owner reserves {@link #nextPageBytes()} before {@link #addPage()} and gets
+ * every page's bytes back from {@link #releaseAll()}. Not thread-safe: one task's thread.
+ */
+final class RawChunks {
+  private static final int REGION = 1 << 20;
+
+  /** The most bytes in a page: 8 regions of G1 less an array's header. */
+  static final int MAX_PAGE = 8 * REGION - 64;
+
+  /** Chunks in the first page. */
+  static final int FIRST_PAGE_CHUNKS = 4;
+
+  private final int chunkSize;
+  private final boolean onHeap;
+  private ByteBuffer[] pages = new ByteBuffer[4];
+
+  /** Each page's view for copying, its position and limit moved for each copy. */
+  private ByteBuffer[] views = new ByteBuffer[4];
+
+  private int pageCount;
+  private long bytes;
+
+  /** Per chunk: its page, its offset there, the next chunk of its chain or of the free list. */
+  private int[] pageOf = new int[0];
+
+  private int[] offsetOf = new int[0];
+  private int[] next = new int[0];
+  private int free = -1;
+
+  /**
+   * @param onHeap pages on the Java heap (Spark's on-heap execution memory) or off it
+   */
+  RawChunks(int chunkSize, boolean onHeap) {
+    if (chunkSize < 1 || chunkSize > REGION / 2 / FIRST_PAGE_CHUNKS) {
+      throw new IllegalArgumentException("Chunks of " + chunkSize + " bytes are out of range.");
+    }
+    this.chunkSize = chunkSize;
+    this.onHeap = onHeap;
+  }
+
+  int chunkSize() {
+    return chunkSize;
+  }
+
+  /** Bytes of the page {@link #addPage()} adds next. */
+  int nextPageBytes() {
+    long doubled = (long) chunkSize * FIRST_PAGE_CHUNKS << Math.min(pageCount, 30);
+    if (doubled < REGION / 2) {
+      return (int) doubled;
+    }
+    long regions = Math.min(8, Math.max(1, Long.highestOneBit(doubled / REGION)));
+    return (int) ((regions * REGION - 64) / chunkSize * chunkSize);
+  }
+
+  /** Bytes in pages now. */
+  long bytes() {
+    return bytes;
+  }
+
+  /** A free chunk, or -1 when every page's chunks are taken. */
+  int take() {
+    int id = free;
+    if (id >= 0) {
+      free = next[id];
+      next[id] = -1;
+    }
+    return id;
+  }
+
+  /** One more page, its chunks free; its bytes must have been reserved by the caller. */
+  void addPage() {
+    int size = nextPageBytes();
+    if (pageCount == pages.length) {
+      pages = Arrays.copyOf(pages, pageCount * 2);
+      views = Arrays.copyOf(views, pageCount * 2);
+    }
+    ByteBuffer page = onHeap ? ByteBuffer.allocate(size) : DirectMemory.allocate(size);
+    pages[pageCount] = page;
+    views[pageCount] = page.duplicate();
+    int first = next.length;
+    int count = size / chunkSize;
+    pageOf = Arrays.copyOf(pageOf, first + count);
+    offsetOf = Arrays.copyOf(offsetOf, first + count);
+    next = Arrays.copyOf(next, first + count);
+    // Free in ascending order, so a page's chunks are handed out one after another.
+    for (int i = count - 1; i >= 0; i--) {
+      pageOf[first + i] = pageCount;
+      offsetOf[first + i] = i * chunkSize;
+      next[first + i] = free;
+      free = first + i;
+    }
+    pageCount++;
+    bytes += size;
+  }
+
+  /** Makes {@code to} follow {@code from} in a chain. */
+  void link(int from, int to) {
+    next[from] = to;
+  }
+
+  /** Copies {@code len} bytes into chunk {@code id} at {@code at}. */
+  void put(int id, int at, byte[] src, int off, int len) {
+    ByteBuffer v = views[pageOf[id]];
+    ByteBuffers.limit(v, v.capacity());
+    ByteBuffers.position(v, offsetOf[id] + at);
+    v.put(src, off, len);
+  }
+
+  /** Appends the first {@code length} bytes of the chain from {@code head} to {@code dst}. */
+  void copyChain(int head, int length, ByteBuffer dst) {
+    for (int id = head; length > 0; id = next[id]) {
+      int n = Math.min(length, chunkSize);
+      ByteBuffer v = views[pageOf[id]];
+      ByteBuffers.limit(v, offsetOf[id] + n);
+      ByteBuffers.position(v, offsetOf[id]);
+      dst.put(v);
+      length -= n;
+    }
+  }
+
+  /** Gives the chain from {@code head} to {@code tail} back to the free list. */
+  void freeChain(int head, int tail) {
+    next[tail] = free;
+    free = head;
+  }
+
+  /**
+   * Drops every page (taken chunks included: the owner is done with all of them); returns their
+   * bytes, for the owner to release.
+   */
+  long releaseAll() {
+    long freed = bytes;
+    for (int i = 0; i < pageCount; i++) {
+      if (!onHeap) {
+        DirectMemory.free(pages[i]);
+      }
+      pages[i] = null;
+      views[i] = null;
+    }
+    pageCount = 0;
+    bytes = 0;
+    pageOf = new int[0];
+    offsetOf = new int[0];
+    next = new int[0];
+    free = -1;
+    return freed;
+  }
+}
