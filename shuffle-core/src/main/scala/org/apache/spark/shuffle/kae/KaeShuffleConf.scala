@@ -86,11 +86,13 @@ private[spark] object KaeShuffleConf {
     .createWithDefault(0L)
 
   val WRITER_INITIAL_BUFFER: ConfigEntry[Long] = entry("writer.initialBufferSize")
-    .doc("First size of a partition's raw block buffer in the block writer; it doubles up to " +
-      "the block size as the partition fills. Small values keep shuffles with thousands of " +
-      "partitions cheap. The most it starts at: with over 2,048 partitions buffers start at 8 " +
+    .doc("Chunk size of a partition's raw block buffer in the block writer while it is small: " +
+      "chunks carved from pages of execution memory (growing from 4 chunks to 8 MiB), chained " +
+      "up to 64 KiB (or the block size if smaller); past that the partition moves to one " +
+      "direct buffer that doubles up to the block size. Small values keep shuffles with " +
+      "thousands of partitions cheap. The most it is: with over 2,048 partitions chunks are 8 " +
       "MiB over the partition count (a power of two, at least 512 bytes; 512 at 20,000 " +
-      "partitions). From 1k to the block size.")
+      "partitions); never over 64 KiB. From 1k to the block size.")
     .bytesConf(ByteUnit.BYTE)
     .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
     .createWithDefaultString("4k")
