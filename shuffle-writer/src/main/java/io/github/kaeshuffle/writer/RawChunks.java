@@ -24,8 +24,8 @@ import java.util.Arrays;
  * hold a map task's whole output (issue 22's job at 20,000 partitions: about 70 MiB per task in
  * buffers of 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap
  * the JVM has grown anyway; as separate heap arrays every young collection copies them (both
- * measured: docs/benchmarks/Partitions-notes.md). Pages on the heap of just under 1 MiB are each a
- * humongous object of G1's 1 MiB regions, which young collections never copy, and are few.
+ * measured: docs/benchmarks/Partitions-notes.md). The large pages on the heap each fill whole 1 MiB
+ * regions of G1 as a humongous object, which young collections never copy, and are few.
  *
  * <p>Pages grow: the first holds {@link #FIRST_PAGE_CHUNKS} chunks and each next one twice as many
  * while under half a G1 region of 1 MiB; past that a page fills 1, 1, 2, 4 and then 8 whole
