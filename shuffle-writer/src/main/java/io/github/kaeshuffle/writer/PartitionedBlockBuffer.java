@@ -152,24 +152,32 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     this.budget = budget;
     int chunk = Math.min(firstBuffer, SMALL_MOST);
     this.chunks = new RawChunks(chunk, budget.onHeap());
-    this.smallLimit = Math.min(blockSize, SMALL_MOST) / chunk * chunk;
+    this.smallLimit = smallLimit(blockSize, chunk);
     this.frames = new FrameFile(spillFiles, numPartitions);
     // A partition's state is made with its first byte: with many partitions most map tasks
     // write to few of them (16,777,217 partitions, two rows: two of them).
     this.partitions = new Partition[numPartitions];
-    int frameRoom = encoder.maxFrameLength(blockSize);
     // The gather block is reserved whole and made as chains need it: most tasks of a job with
     // many small tasks gather a few bytes.
-    reserveOrFail(frameRoom + (long) smallLimit);
-    this.frame = ByteBuffer.allocate(frameRoom);
+    reserveOrFail(workingMemory(encoder, blockSize, firstBuffer));
+    this.frame = ByteBuffer.allocate(encoder.maxFrameLength(blockSize));
+  }
+
+  /**
+   * Bytes a chain of {@code chunk}-byte chunks may reach: whole chunks, at most the block and
+   * SMALL_MOST.
+   */
+  private static int smallLimit(int blockSize, int chunk) {
+    return Math.min(blockSize, SMALL_MOST) / chunk * chunk;
   }
 
   /**
    * Memory a buffer takes before its first byte: one frame and the gather block (the rest is raw
    * buffers, as data comes).
    */
-  static long workingMemory(BlockEncoder encoder, int blockSize) {
-    return encoder.maxFrameLength(blockSize) + (long) Math.min(blockSize, SMALL_MOST);
+  static long workingMemory(BlockEncoder encoder, int blockSize, int firstBuffer) {
+    int chunk = Math.min(firstBuffer, SMALL_MOST);
+    return encoder.maxFrameLength(blockSize) + (long) smallLimit(blockSize, chunk);
   }
 
   /** Appends one serialized record (or any bytes) to a partition. */

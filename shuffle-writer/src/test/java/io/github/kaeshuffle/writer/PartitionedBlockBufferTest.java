@@ -172,7 +172,7 @@ class PartitionedBlockBufferTest {
       assertSameBytes(res);
       long working;
       try (BlockEncoder enc = new BlockEncoder(zlib())) {
-        working = PartitionedBlockBuffer.workingMemory(enc, BLOCK);
+        working = PartitionedBlockBuffer.workingMemory(enc, BLOCK, 4096);
       }
       // The raw buffers (50 blocks' worth of chunks, pages rounding up by less than one), one frame
       // and the gather block.
@@ -248,7 +248,7 @@ class PartitionedBlockBufferTest {
     try (BlockEncoder enc = new BlockEncoder(zlib())) {
       // The frame and gather buffers and not one page of raw buffers more.
       LimitedBudget budget =
-          new LimitedBudget(PartitionedBlockBuffer.workingMemory(enc, BLOCK) + 100L);
+          new LimitedBudget(PartitionedBlockBuffer.workingMemory(enc, BLOCK, 4096) + 100L);
       try (PartitionedBlockBuffer buf =
           new PartitionedBlockBuffer(
               4, BLOCK, enc, budget, () -> Files.createTempFile(dir, "s", ""))) {
@@ -326,13 +326,13 @@ class PartitionedBlockBufferTest {
         buf.append(p, rec, 0, rec.length);
         expected.computeIfAbsent(p, k -> new ByteArrayOutputStream()).write(rec);
       }
-      long raw = budget.used - PartitionedBlockBuffer.workingMemory(enc, 256 * 1024);
+      long raw = budget.used - PartitionedBlockBuffer.workingMemory(enc, 256 * 1024, first);
       // 20,000 chunks of 512 bytes, pages rounding up by less than one.
       assertTrue(raw >= partitions * 512L, "raw " + raw);
       assertTrue(raw <= partitions * 512L + RawChunks.MAX_PAGE, "raw " + raw);
       assertEquals(mapped, DirectMemory.mappedBytes());
       buf.writeTo(collected);
-      assertEquals(PartitionedBlockBuffer.workingMemory(enc, 256 * 1024), budget.used);
+      assertEquals(PartitionedBlockBuffer.workingMemory(enc, 256 * 1024, first), budget.used);
     }
     assertEquals(0, budget.used);
     assertEquals(expected.keySet(), collected.out.keySet());
