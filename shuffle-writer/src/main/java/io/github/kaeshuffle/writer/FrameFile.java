@@ -46,7 +46,12 @@ final class FrameFile implements AutoCloseable {
   private long[][] runs;
 
   private int[] runCount;
-  private final ByteBuffer copy = ByteBuffer.allocate(64 * 1024);
+
+  /**
+   * Frames on their way back from the file; made with the file (most small tasks never have one).
+   */
+  private ByteBuffer copy;
+
   private Path path;
   private FileChannel channel;
   private long length;
@@ -76,6 +81,7 @@ final class FrameFile implements AutoCloseable {
     runs = new long[partitions][];
     runCount = new int[partitions];
     Arrays.fill(runs, NONE);
+    copy = ByteBuffer.allocate(64 * 1024);
     path = files.newSpillFile();
     channel =
         FileChannel.open(

@@ -60,8 +60,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Bytes a chain may reach, a whole number of chunks: at most the block and SMALL_MOST. */
   private final int smallLimit;
 
-  /** Where each frame is encoded before it is appended to the file. */
-  private final ByteBuffer frame;
+  /**
+   * Where each frame is encoded before it is appended to the file: made for the first frame's need
+   * and grown (at most to a full block's frame, reserved) as larger ones come.
+   */
+  private ByteBuffer frame;
 
   /** Where a chain's bytes are gathered for the codec; direct, made when first needed. */
   private ByteBuffer gather;
@@ -157,10 +160,10 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     // A partition's state is made with its first byte: with many partitions most map tasks
     // write to few of them (16,777,217 partitions, two rows: two of them).
     this.partitions = new Partition[numPartitions];
-    // The gather block is reserved whole and made as chains need it: most tasks of a job with
-    // many small tasks gather a few bytes.
+    // The frame and gather block are reserved whole and made as frames need them: most tasks of a
+    // job with many small tasks encode a few hundred bytes (20,000 tasks, each allocating a full
+    // block's frame up front, allocated about 6 GB of heap in issue 22's job, by a JFR profile).
     reserveOrFail(workingMemory(encoder, blockSize, firstBuffer));
-    this.frame = ByteBuffer.allocate(encoder.maxFrameLength(blockSize));
   }
 
   /**
@@ -194,7 +197,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       off += n;
       len -= n;
       if (p.rawLength() == blockSize) {
-        frames.append(partition, frame, encodeFrame(p));
+        int length = encodeFrame(p);
+        frames.append(partition, frame, length);
       }
     }
   }
@@ -273,7 +277,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    * chunks go back to the free list); returns the frame length.
    */
   private int encodeFrame(Partition p) throws IOException {
-    frame.clear();
+    makeFrame(encoder.maxFrameLength(p.rawLength()));
     ByteBuffer input;
     if (p.raw != null) {
       input = ByteBuffers.flip(p.raw.duplicate());
@@ -287,6 +291,21 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       freeChain(p);
     }
     return length;
+  }
+
+  /** Makes {@link #frame} empty with at least {@code need} bytes, doubling as it grows. */
+  private void makeFrame(int need) {
+    if (frame == null || frame.capacity() < need) {
+      int most = encoder.maxFrameLength(blockSize);
+      int grown = frame == null ? need : Math.max(need, frame.capacity() * 2);
+      frame = ByteBuffer.allocate(Math.min(most, grown));
+    }
+    frame.clear();
+  }
+
+  /** The frame buffer's size so far (0 before the first frame): for tests. */
+  int frameCapacity() {
+    return frame == null ? 0 : frame.capacity();
   }
 
   /** p's chain in the gather block, made or grown (up to smallLimit, reserved) as needed. */
@@ -370,7 +389,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           continue;
         }
         if (p.rawLength() > 0) {
-          frames.append(i, frame, encodeFrame(p));
+          int length = encodeFrame(p);
+          frames.append(i, frame, length);
           sealedBlocks++;
         }
         freed += freeRaw(p);

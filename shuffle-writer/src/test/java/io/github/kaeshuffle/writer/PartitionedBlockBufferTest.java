@@ -260,6 +260,42 @@ class PartitionedBlockBufferTest {
   }
 
   @Test
+  void theFrameBufferIsAsLargeAsTheFramesMade(@TempDir Path dir) throws Exception {
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                200,
+                BLOCK,
+                enc,
+                new LimitedBudget(1L << 30),
+                () -> Files.createTempFile(dir, "s", ""))) {
+      byte[] row = new byte[100];
+      buf.append(3, row, 0, row.length);
+      buf.append(7, row, 0, row.length);
+      assertEquals(0, buf.frameCapacity(), "no frame before the first is made");
+      buf.writeTo(new Collected());
+      // A task with a few rows makes frames for them, not for a full block.
+      assertEquals(enc.maxFrameLength(row.length), buf.frameCapacity());
+    }
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                4,
+                BLOCK,
+                enc,
+                new LimitedBudget(1L << 30),
+                () -> Files.createTempFile(dir, "s", ""))) {
+      byte[] block = new byte[BLOCK];
+      buf.append(0, block, 0, 10);
+      buf.append(1, block, 0, BLOCK);
+      assertEquals(enc.maxFrameLength(BLOCK), buf.frameCapacity(), "a full block's frame, no more");
+      Collected collected = new Collected();
+      buf.writeTo(collected);
+      assertEquals(enc.maxFrameLength(BLOCK), buf.frameCapacity(), "never shrinks");
+    }
+  }
+
+  @Test
   void firstBuffersShrinkWhenPartitionsAreManyThousands() {
     assertEquals(4096, PartitionedBlockBuffer.firstBuffer(200, 4096));
     assertEquals(4096, PartitionedBlockBuffer.firstBuffer(2000, 4096));

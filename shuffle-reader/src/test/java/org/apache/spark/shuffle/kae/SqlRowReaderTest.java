@@ -133,16 +133,19 @@ class SqlRowReaderTest {
 
   @Test
   void theRowReturnedLastStaysIntactUntilTheNextNext() throws IOException {
-    Random random = new Random(7);
-    List<byte[]> rows = rows(random, 3000);
-    SqlRowReader reader = reader(List.of(chunked(stream(rows), 1000, new AtomicInteger())));
-    for (byte[] expected : rows) {
-      UnsafeRow row = reader.next()._2();
-      // Asking for more reads more bytes; the row must not move or change.
-      reader.hasNext();
-      assertArrayEquals(expected, bytesOf(row));
+    // Reads of 1,000 bytes keep the first buffers; reads of 1 MiB grow them while rows are held.
+    for (int chunk : new int[] {1000, 1 << 20}) {
+      Random random = new Random(7);
+      List<byte[]> rows = rows(random, 3000);
+      SqlRowReader reader = reader(List.of(chunked(stream(rows), chunk, new AtomicInteger())));
+      for (byte[] expected : rows) {
+        UnsafeRow row = reader.next()._2();
+        // Asking for more reads more bytes; the row must not move or change.
+        reader.hasNext();
+        assertArrayEquals(expected, bytesOf(row));
+      }
+      assertFalse(reader.hasNext());
     }
-    assertFalse(reader.hasNext());
   }
 
   @Test
