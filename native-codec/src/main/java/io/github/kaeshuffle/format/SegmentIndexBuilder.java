@@ -36,7 +36,13 @@ import java.util.Arrays;
  * segment's start.
  */
 public final class SegmentIndexBuilder {
-  private long[] entries = new long[16]; // raw length << 32 | stored length, per block
+  /**
+   * Raw length << 32 | stored length, per block; made with the first frame (a map task with 20,000
+   * partitions keeps 20,000 builders for its whole life, most of them with one frame at its end).
+   */
+  private long[] entries = NONE;
+
+  private static final long[] NONE = new long[0];
   private int count;
   private long framesLength;
   private long totalRaw;
@@ -44,7 +50,7 @@ public final class SegmentIndexBuilder {
   /** Records the next frame: its raw and stored (payload) length. */
   public void add(int rawLength, int storedLength) {
     if (count == entries.length) {
-      entries = Arrays.copyOf(entries, count * 2);
+      entries = Arrays.copyOf(entries, Math.max(4, count * 2));
     }
     entries[count++] = ((long) rawLength << 32) | (storedLength & 0xffffffffL);
     framesLength += BlockFormat.FRAME_HEADER_LENGTH + storedLength;

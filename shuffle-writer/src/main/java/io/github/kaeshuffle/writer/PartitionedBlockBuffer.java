@@ -98,8 +98,24 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       return raw == null ? chained : raw.position();
     }
 
-    /** Every frame written so far, in order: the segment's index. */
-    final SegmentIndexBuilder index = new SegmentIndexBuilder();
+    /**
+     * Every frame written so far, in order: the segment's index; null before the first frame. Made
+     * then because a map task's partitions live as long as the task, so the collector promotes them
+     * to the old generation, where what dies with the task is garbage that G1's mixed collections
+     * chase (issue 22: 20,000 of them per task).
+     */
+    SegmentIndexBuilder index;
+
+    int blockCount() {
+      return index == null ? 0 : index.blockCount();
+    }
+
+    SegmentIndexBuilder index() {
+      if (index == null) {
+        index = new SegmentIndexBuilder();
+      }
+      return index;
+    }
   }
 
   public PartitionedBlockBuffer(
@@ -284,7 +300,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     } else {
       input = gather(p);
     }
-    int length = p.index.encode(encoder, input, frame);
+    int length = p.index().encode(encoder, input, frame);
     if (p.raw != null) {
       ByteBuffers.clear(p.raw);
     } else {
@@ -415,7 +431,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   public void writeTo(PartitionStreams streams) throws IOException {
     for (int i = 0; i < partitions.length; i++) {
       Partition p = partitions[i];
-      if (p == null || (p.index.blockCount() == 0 && p.rawLength() == 0)) {
+      if (p == null || (p.blockCount() == 0 && p.rawLength() == 0)) {
         continue;
       }
       OutputStream out = streams.open(i);
@@ -424,7 +440,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         int length = encodeFrame(p);
         out.write(frame.array(), 0, length);
       }
-      p.index.writeIndex(out);
+      p.index().writeIndex(out);
       streams.close(i, out);
       release(freeRaw(p));
       partitions[i] = null;

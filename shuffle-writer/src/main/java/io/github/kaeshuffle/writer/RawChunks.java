@@ -34,9 +34,12 @@ import java.util.Arrays;
  * KiB, and one writing 70 MiB a handful of small pages and a dozen large ones. Few large pages
  * matter: G1 may start a collection for every humongous allocation, and with pages of one region
  * the job at 20,000 partitions took 1.14x Spark's time (docs/benchmarks/Partitions-notes.md). A
- * chunk is named by an int; {@code next} links the chunks of each chain and of the free list. Pages
- * come and go whole: the owner reserves {@link #nextPageBytes()} before {@link #addPage()} and gets
- * every page's bytes back from {@link #releaseAll()}. Not thread-safe: one task's thread.
+ * chunk is named by an int, its page in the high bits and its place there in the low ones; each
+ * page's {@code next} array, made with the page and never copied, links the chunks of each chain
+ * and of the free list. (Arrays per chunk grown by copying, as first built, left megabytes of
+ * garbage per map task in G1's old generation: issue 22's notes.) Pages come and go whole: the
+ * owner reserves {@link #nextPageBytes()} before {@link #addPage()} and gets every page's bytes
+ * back from {@link #releaseAll()}. Not thread-safe: one task's thread.
  */
 final class RawChunks {
   private static final int REGION = 1 << 20;
@@ -57,11 +60,12 @@ final class RawChunks {
   private int pageCount;
   private long bytes;
 
-  /** Per chunk: its page, its offset there, the next chunk of its chain or of the free list. */
-  private int[] pageOf = new int[0];
+  /** Per page, per chunk: the next chunk of its chain or of the free list (-1: none). */
+  private int[][] next = new int[4][];
 
-  private int[] offsetOf = new int[0];
-  private int[] next = new int[0];
+  /** Bits of a chunk's id that are its place in its page: enough for the largest page. */
+  private final int shift;
+
   private int free = -1;
 
   /**
@@ -73,6 +77,7 @@ final class RawChunks {
     }
     this.chunkSize = chunkSize;
     this.onHeap = onHeap;
+    this.shift = 32 - Integer.numberOfLeadingZeros(MAX_PAGE / chunkSize);
   }
 
   int chunkSize() {
@@ -98,33 +103,48 @@ final class RawChunks {
   int take() {
     int id = free;
     if (id >= 0) {
-      free = next[id];
-      next[id] = -1;
+      free = next(id);
+      link(id, -1);
     }
     return id;
+  }
+
+  private int next(int id) {
+    return next[id >>> shift][place(id)];
+  }
+
+  /** The chunk's index in its page. */
+  private int place(int id) {
+    return id & ((1 << shift) - 1);
+  }
+
+  private int offsetOf(int id) {
+    return place(id) * chunkSize;
   }
 
   /** One more page, its chunks free; its bytes must have been reserved by the caller. */
   void addPage() {
     int size = nextPageBytes();
+    if (pageCount == 1 << (31 - shift)) {
+      // 2^(31 - shift) pages of up to 8 MiB: 1 TiB at 512-byte chunks, 2 GiB at one byte.
+      throw new IllegalStateException("A map task's chunk ids ran out at " + pageCount + " pages.");
+    }
     if (pageCount == pages.length) {
       pages = Arrays.copyOf(pages, pageCount * 2);
       views = Arrays.copyOf(views, pageCount * 2);
+      next = Arrays.copyOf(next, pageCount * 2);
     }
     ByteBuffer page = onHeap ? ByteBuffer.allocate(size) : DirectMemory.allocate(size);
     pages[pageCount] = page;
     views[pageCount] = page.duplicate();
-    int first = next.length;
     int count = size / chunkSize;
-    pageOf = Arrays.copyOf(pageOf, first + count);
-    offsetOf = Arrays.copyOf(offsetOf, first + count);
-    next = Arrays.copyOf(next, first + count);
+    int[] links = new int[count];
+    next[pageCount] = links;
     // Free in ascending order, so a page's chunks are handed out one after another.
+    int first = pageCount << shift;
     for (int i = count - 1; i >= 0; i--) {
-      pageOf[first + i] = pageCount;
-      offsetOf[first + i] = i * chunkSize;
-      next[first + i] = free;
-      free = first + i;
+      links[i] = free;
+      free = first | i;
     }
     pageCount++;
     bytes += size;
@@ -132,24 +152,25 @@ final class RawChunks {
 
   /** Makes {@code to} follow {@code from} in a chain. */
   void link(int from, int to) {
-    next[from] = to;
+    next[from >>> shift][place(from)] = to;
   }
 
   /** Copies {@code len} bytes into chunk {@code id} at {@code at}. */
   void put(int id, int at, byte[] src, int off, int len) {
-    ByteBuffer v = views[pageOf[id]];
+    ByteBuffer v = views[id >>> shift];
     ByteBuffers.limit(v, v.capacity());
-    ByteBuffers.position(v, offsetOf[id] + at);
+    ByteBuffers.position(v, offsetOf(id) + at);
     v.put(src, off, len);
   }
 
   /** Appends the first {@code length} bytes of the chain from {@code head} to {@code dst}. */
   void copyChain(int head, int length, ByteBuffer dst) {
-    for (int id = head; length > 0; id = next[id]) {
+    for (int id = head; length > 0; id = next(id)) {
       int n = Math.min(length, chunkSize);
-      ByteBuffer v = views[pageOf[id]];
-      ByteBuffers.limit(v, offsetOf[id] + n);
-      ByteBuffers.position(v, offsetOf[id]);
+      ByteBuffer v = views[id >>> shift];
+      int at = offsetOf(id);
+      ByteBuffers.limit(v, at + n);
+      ByteBuffers.position(v, at);
       dst.put(v);
       length -= n;
     }
@@ -157,7 +178,7 @@ final class RawChunks {
 
   /** Gives the chain from {@code head} to {@code tail} back to the free list. */
   void freeChain(int head, int tail) {
-    next[tail] = free;
+    link(tail, free);
     free = head;
   }
 
@@ -173,12 +194,10 @@ final class RawChunks {
       }
       pages[i] = null;
       views[i] = null;
+      next[i] = null;
     }
     pageCount = 0;
     bytes = 0;
-    pageOf = new int[0];
-    offsetOf = new int[0];
-    next = new int[0];
     free = -1;
     return freed;
   }
