@@ -169,7 +169,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     this.blockSize = blockSize;
     this.encoder = encoder;
     this.budget = budget;
-    int chunk = Math.min(firstBuffer, SMALL_MOST);
+    int chunk = chunkSize(firstBuffer);
     this.chunks = new RawChunks(chunk, budget.onHeap());
     this.smallLimit = smallLimit(blockSize, chunk);
     this.frames = new FrameFile(spillFiles, numPartitions);
@@ -180,6 +180,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     // job with many small tasks encode a few hundred bytes (20,000 tasks, each allocating a full
     // block's frame up front, allocated about 6 GB of heap in issue 22's job, by a JFR profile).
     reserveOrFail(workingMemory(encoder, blockSize, firstBuffer));
+  }
+
+  /** The small chunks' size: the first buffer's, at most SMALL_MOST. */
+  private static int chunkSize(int firstBuffer) {
+    return Math.min(firstBuffer, SMALL_MOST);
   }
 
   /**
@@ -195,8 +200,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    * buffers, as data comes).
    */
   static long workingMemory(BlockEncoder encoder, int blockSize, int firstBuffer) {
-    int chunk = Math.min(firstBuffer, SMALL_MOST);
-    return encoder.maxFrameLength(blockSize) + (long) smallLimit(blockSize, chunk);
+    return encoder.maxFrameLength(blockSize) + (long) smallLimit(blockSize, chunkSize(firstBuffer));
   }
 
   /** Appends one serialized record (or any bytes) to a partition. */

@@ -98,6 +98,17 @@ class PartitionedBlockBufferTest {
       long sealed,
       LimitedBudget budget) {}
 
+  /** A buffer with a budget larger than any test here needs, spilling into dir. */
+  private static PartitionedBlockBuffer buffer(
+      int partitions, int blockSize, BlockEncoder enc, Path dir) {
+    return new PartitionedBlockBuffer(
+        partitions,
+        blockSize,
+        enc,
+        new LimitedBudget(1L << 30),
+        () -> Files.createTempFile(dir, "spill", ".frames"));
+  }
+
   private static Result run(int partitions, int records, long budgetBytes, Path dir)
       throws Exception {
     LimitedBudget budget = new LimitedBudget(budgetBytes);
@@ -193,13 +204,7 @@ class PartitionedBlockBufferTest {
     int partitions = (1 << 24) + 1;
     Collected collected = new Collected();
     try (BlockEncoder enc = new BlockEncoder(zlib());
-        PartitionedBlockBuffer buf =
-            new PartitionedBlockBuffer(
-                partitions,
-                BLOCK,
-                enc,
-                new LimitedBudget(1L << 30),
-                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+        PartitionedBlockBuffer buf = buffer(partitions, BLOCK, enc, dir)) {
       byte[] a = "first".getBytes();
       byte[] b = "last".getBytes();
       buf.append(7, a, 0, a.length);
@@ -262,13 +267,7 @@ class PartitionedBlockBufferTest {
   @Test
   void theFrameBufferIsAsLargeAsTheFramesMade(@TempDir Path dir) throws Exception {
     try (BlockEncoder enc = new BlockEncoder(zlib());
-        PartitionedBlockBuffer buf =
-            new PartitionedBlockBuffer(
-                200,
-                BLOCK,
-                enc,
-                new LimitedBudget(1L << 30),
-                () -> Files.createTempFile(dir, "s", ""))) {
+        PartitionedBlockBuffer buf = buffer(200, BLOCK, enc, dir)) {
       byte[] row = new byte[100];
       buf.append(3, row, 0, row.length);
       buf.append(7, row, 0, row.length);
@@ -278,13 +277,7 @@ class PartitionedBlockBufferTest {
       assertEquals(enc.maxFrameLength(row.length), buf.frameCapacity());
     }
     try (BlockEncoder enc = new BlockEncoder(zlib());
-        PartitionedBlockBuffer buf =
-            new PartitionedBlockBuffer(
-                4,
-                BLOCK,
-                enc,
-                new LimitedBudget(1L << 30),
-                () -> Files.createTempFile(dir, "s", ""))) {
+        PartitionedBlockBuffer buf = buffer(4, BLOCK, enc, dir)) {
       byte[] block = new byte[BLOCK];
       buf.append(0, block, 0, 10);
       buf.append(1, block, 0, BLOCK);
@@ -314,13 +307,7 @@ class PartitionedBlockBufferTest {
     byte[] chunk = new byte[10_000];
     new Random(7).nextBytes(chunk);
     try (BlockEncoder enc = new BlockEncoder(zlib());
-        PartitionedBlockBuffer buf =
-            new PartitionedBlockBuffer(
-                4,
-                block,
-                enc,
-                new LimitedBudget(1L << 30),
-                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+        PartitionedBlockBuffer buf = buffer(4, block, enc, dir)) {
       // The gather block is made for the first chain encoded: none here.
       long working = DirectMemory.mappedBytes();
       assertEquals(before, working);
