@@ -24,8 +24,8 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 private[spark] class ApplicationCountsListener(source: KaeShuffleSource) extends SparkListener {
   override def onTaskEnd(event: SparkListenerTaskEnd): Unit = {
     if (event.reason == Success && event.taskInfo != null) {
-      val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
-      if (updates.nonEmpty) source.add(ShuffleCounts(updates))
+      val updates = KaeStageSummaryListener.kaeCounts(event.taskInfo.accumulables, _.update)
+      if (!updates.isEmpty) source.add(updates)
     }
   }
 }

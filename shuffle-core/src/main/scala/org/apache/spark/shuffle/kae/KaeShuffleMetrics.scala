@@ -14,6 +14,7 @@
 package org.apache.spark.shuffle.kae
 
 import org.apache.spark.SparkContext
+import org.apache.spark.scheduler.AccumulableInfo
 import org.apache.spark.util.AccumulatorV2
 
 /**
@@ -43,7 +44,7 @@ private[spark] final class KaeShuffleMetrics extends AccumulatorV2[ShuffleCounts
 
   override def reset(): Unit = java.util.Arrays.fill(counts, 0L)
 
-  override def add(v: ShuffleCounts): Unit = Names.indices.foreach(i => counts(i) += v(Names(i)))
+  override def add(v: ShuffleCounts): Unit = v.addTo(counts)
 
   override def merge(other: AccumulatorV2[ShuffleCounts, ShuffleCounts]): Unit = other match {
     case o: KaeShuffleMetrics => counts.indices.foreach(i => counts(i) += o.counts(i))
@@ -51,12 +52,20 @@ private[spark] final class KaeShuffleMetrics extends AccumulatorV2[ShuffleCounts
         s"Cannot merge ${getClass.getName} with ${other.getClass.getName}")
   }
 
-  /** A snapshot of the non-zero counts: the UI keeps one per task while tasks go on adding. */
-  override def value: ShuffleCounts =
-    ShuffleCounts(Names.indices.filter(counts(_) != 0L).map(i => Names(i) -> counts(i)).toMap)
+  /** A snapshot of the non-zero counts: the driver keeps one per task while tasks go on adding. */
+  override def value: ShuffleCounts = ShuffleCounts.ofDense(counts)
 
   /** This accumulator's count of a metric named in the companion. */
-  def apply(name: String): Long = counts(Index(name))
+  def apply(name: String): Long = counts(placeOf(name))
+
+  /**
+   * What Spark keeps of this accumulator for a task (`update` defined) or a stage. A task's keeps
+   * its update only, not the accumulator's running total at the time: the driver holds every
+   * task's for as long as its stage runs, and the UI stores its text per task too, while the
+   * task table shows updates only (the stage's own info keeps the total).
+   */
+  override private[spark] def toInfo(update: Option[Any], value: Option[Any]): AccumulableInfo =
+    super.toInfo(update, if (update.isDefined) None else value)
 
 }
 
@@ -140,7 +149,15 @@ private[spark] object KaeShuffleMetrics {
     ReadSessionWaitNanos
   )
 
-  private val Index: Map[String, Int] = Names.zipWithIndex.toMap
+  private val Places: Map[String, Int] = Names.zipWithIndex.toMap
+
+  /** A count's place in Names. */
+  def placeOf(name: String): Int = Places.getOrElse(
+    name,
+    throw new IllegalArgumentException(
+      s"$name is not a KAE Shuffle count: ${Names.mkString(", ")}"))
+
+  def isName(name: String): Boolean = Places.contains(name)
 
   def register(sc: SparkContext): KaeShuffleMetrics = {
     val m = new KaeShuffleMetrics

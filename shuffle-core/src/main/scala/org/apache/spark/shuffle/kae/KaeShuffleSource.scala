@@ -38,7 +38,7 @@ private[spark] final class KaeShuffleSource(override val sourceName: String) ext
     .map(n => n -> metricRegistry.counter(n.stripPrefix(KaeShuffleMetrics.Prefix))).toMap
 
   def add(c: ShuffleCounts): Unit =
-    c.counts.foreach { case (name, v) => if (v != 0L) counters.get(name).foreach(_.inc(v)) }
+    c.foreach((name, v) => counters(name).inc(v))
 
   /** The count of a metric named in [[KaeShuffleMetrics]]. */
   def apply(name: String): Long = counters(name).getCount

@@ -73,19 +73,29 @@ private[spark] object KaeStageSummaryListener {
   /** The KAE Shuffle counts among a task's or a stage's accumulables, by full name. */
   def kaeValues(
       infos: Iterable[AccumulableInfo],
-      pick: AccumulableInfo => Option[Any]): Map[String, Long] = {
-    infos.toSeq.flatMap { a =>
+      pick: AccumulableInfo => Option[Any]): Map[String, Long] = kaeCounts(infos, pick).counts
+
+  /**
+   * The KAE Shuffle counts among a task's or a stage's accumulables, summed. Every listener asks
+   * for every task's, so the sum goes into one array, not through maps of pairs.
+   */
+  def kaeCounts(
+      infos: Iterable[AccumulableInfo],
+      pick: AccumulableInfo => Option[Any]): ShuffleCounts = {
+    val dense = new Array[Long](Names.size)
+    infos.foreach { a =>
       (a.name, pick(a)) match {
-        case (Some(AccumulatorName), Some(c: ShuffleCounts)) => c.counts.toSeq
+        case (Some(AccumulatorName), Some(c: ShuffleCounts)) => c.addTo(dense)
         // Replayed from an event log, accumulators other than Spark's own come back as text.
         case (Some(AccumulatorName), Some(v: String)) =>
-          ShuffleCounts.parse(v).map(_.counts.toSeq).getOrElse(Nil)
+          ShuffleCounts.parse(v).foreach(_.addTo(dense))
         // Event logs of earlier versions, which had one accumulator per count.
-        case (Some(n), Some(v: String)) if n.startsWith(Prefix) =>
-          Try(v.toLong).toOption.map(n -> _)
-        case _ => Nil
+        case (Some(n), Some(v: String)) if isName(n) =>
+          Try(v.toLong).foreach(c => dense(placeOf(n)) += c)
+        case _ =>
       }
-    }.groupBy(_._1).map { case (n, values) => n -> values.map(_._2).sum }
+    }
+    ShuffleCounts.ofDense(dense)
   }
 
   def add(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =

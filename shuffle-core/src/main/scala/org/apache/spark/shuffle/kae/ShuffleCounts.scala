@@ -13,6 +13,8 @@
  */
 package org.apache.spark.shuffle.kae
 
+import java.util.Arrays
+
 import scala.util.Try
 
 import io.github.kaeshuffle.format.BlockStats
@@ -23,18 +25,65 @@ import io.github.kaeshuffle.format.BlockStats
  *
  * Its text is what the Spark UI and the event log show: the non-zero counts, without the common
  * prefix, as `write.rawBytes=1048576, write.codecCalls=4`; [[ShuffleCounts.parse]] reads it back.
+ *
+ * Held as its non-zero counts only, their places in [[KaeShuffleMetrics.Names]] and their values
+ * in two arrays (about 150 bytes for a task's ten counts, against about 450 as a map of boxed
+ * longs): the driver keeps every task's update in its heap while the task's stage runs (in the
+ * task's `TaskInfo`), 20,000 tasks' worth in a stage of 20,000 tasks, and G1 marks its old
+ * generation sooner the faster that grows (docs/benchmarks/Partitions-notes.md).
  */
-private[spark] final case class ShuffleCounts(counts: Map[String, Long]) {
-  def apply(name: String): Long = counts.getOrElse(name, 0L)
+private[spark] final class ShuffleCounts private (
+    private val places: Array[Byte],
+    private val values: Array[Long]) {
+  import KaeShuffleMetrics.{Names, Prefix}
 
-  override def toString: String = KaeShuffleMetrics.Names
-    .filter(apply(_) != 0L)
-    .map(n => n.stripPrefix(KaeShuffleMetrics.Prefix) + "=" + apply(n))
-    .mkString(", ")
+  def apply(name: String): Long = {
+    val place = KaeShuffleMetrics.placeOf(name)
+    val at = places.indexOf(place.toByte)
+    if (at < 0) 0L else values(at)
+  }
+
+  /** The non-zero counts by full name. */
+  def counts: Map[String, Long] = places.indices.map(i => Names(places(i)) -> values(i)).toMap
+
+  def isEmpty: Boolean = places.isEmpty
+
+  /** Each non-zero count, by full name. */
+  def foreach(f: (String, Long) => Unit): Unit =
+    places.indices.foreach(i => f(Names(places(i)), values(i)))
+
+  /** Adds these counts to `dense`, an array of every count in Names' order. */
+  def addTo(dense: Array[Long]): Unit = places.indices.foreach(i => dense(places(i)) += values(i))
+
+  override def equals(other: Any): Boolean = other match {
+    case c: ShuffleCounts => Arrays.equals(places, c.places) && Arrays.equals(values, c.values)
+    case _ => false
+  }
+
+  override def hashCode: Int = 31 * Arrays.hashCode(places) + Arrays.hashCode(values)
+
+  override def toString: String =
+    places.indices.map(i => Names(places(i)).stripPrefix(Prefix) + "=" + values(i)).mkString(", ")
 }
 
 private[spark] object ShuffleCounts {
   import KaeShuffleMetrics._
+
+  val Empty: ShuffleCounts = new ShuffleCounts(Array.emptyByteArray, Array.emptyLongArray)
+
+  /** Counts by full name; every name must be one of [[KaeShuffleMetrics.Names]]. */
+  def apply(counts: Map[String, Long]): ShuffleCounts = {
+    val dense = new Array[Long](Names.size)
+    counts.foreach { case (name, v) => dense(placeOf(name)) += v }
+    ofDense(dense)
+  }
+
+  /** The counts of `dense`, an array of every count in Names' order. */
+  def ofDense(dense: Array[Long]): ShuffleCounts = {
+    val places = dense.indices.filter(dense(_) != 0L)
+    if (places.isEmpty) Empty
+    else new ShuffleCounts(places.map(_.toByte).toArray, places.map(dense(_)).toArray)
+  }
 
   /** A map task's counts: its encoder's statistics and its writer's times. */
   def ofWrite(s: BlockStats, times: WriteTimes): ShuffleCounts = ShuffleCounts(Map(
@@ -73,12 +122,15 @@ private[spark] object ShuffleCounts {
     ReadDeserializeNanos -> sources.deserializeNanos
   ))
 
-  /** The counts in [[ShuffleCounts#toString]]'s text; None when it is not such a text. */
+  /**
+   * The counts in [[ShuffleCounts#toString]]'s text; None when it is not such a text. Names this
+   * version does not count (an event log of another version's) are left out.
+   */
   def parse(text: String): Option[ShuffleCounts] = Try {
     val pairs = text.split(", ").toSeq.filter(_.nonEmpty).map { pair =>
       val Array(name, value) = pair.split("=", 2)
-      (KaeShuffleMetrics.Prefix + name) -> value.toLong
+      (Prefix + name) -> value.toLong
     }
-    ShuffleCounts(pairs.toMap)
+    ShuffleCounts(pairs.filter(p => isName(p._1)).toMap)
   }.toOption
 }

@@ -19,7 +19,12 @@ import scala.jdk.CollectionConverters._
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.scheduler.{
+  AccumulableInfo,
+  SparkListener,
+  SparkListenerStageCompleted,
+  SparkListenerTaskEnd
+}
 
 /**
  * A shuffle's counts travel as one accumulator: a task carries one per KAE shuffle it reads or
@@ -31,12 +36,18 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
   test("a task carries one accumulator per KAE shuffle it uses, and the counts add up") {
     LocalSpark.withSpark(LocalSpark.conf("local[2]")) { sc =>
       val perTask = new ConcurrentLinkedQueue[(Int, Int, Map[String, Long])]()
+      val taskTotals = new ConcurrentLinkedQueue[Option[Any]]()
+      val stageTotals = new ConcurrentLinkedQueue[Option[Any]]()
+      def ours(infos: Iterable[AccumulableInfo]) =
+        infos.filter(_.name.exists(_.startsWith(AccumulatorName)))
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit = {
-          val ours = e.taskInfo.accumulables.count(_.name.exists(_.startsWith(AccumulatorName)))
           val counts = KaeStageSummaryListener.kaeValues(e.taskInfo.accumulables, _.update)
-          perTask.add((e.stageId, ours, counts))
+          perTask.add((e.stageId, ours(e.taskInfo.accumulables).size, counts))
+          ours(e.taskInfo.accumulables).foreach(a => taskTotals.add(a.value))
         }
+        override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
+          ours(e.stageInfo.accumulables.values).foreach(a => stageTotals.add(a.value))
       })
       // Two shuffles: the middle stage's tasks read the first and write the second.
       val sums = sc.parallelize(1 to 20000, 4).map(i => (i % 100, 1L))
@@ -52,6 +63,11 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
       assert(total(0, WriteRawBytes) > 0 && total(0, WriteCodecCalls) > 0)
       assert(total(1, ReadRawBytes) == total(0, WriteRawBytes))
       assert(total(2, ReadRawBytes) == total(1, WriteRawBytes))
+      // A task's info carries its update, not the accumulator's running total (which the driver
+      // would hold per task while the stage runs); a stage's carries the total.
+      assert(taskTotals.size == 4 + 2 * 8 + 3 && taskTotals.asScala.forall(_.isEmpty))
+      assert(stageTotals.size == 4 && stageTotals.asScala.forall(
+        _.exists(_.isInstanceOf[ShuffleCounts])))
     }
   }
 
@@ -65,6 +81,12 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
       WriteCodecCalls -> 4L))))
     assert(ShuffleCounts.parse("").contains(ShuffleCounts(Map.empty)))
     assert(ShuffleCounts.parse("not counts").isEmpty)
+    // An event log of another version may name counts this one does not have.
+    assert(ShuffleCounts.parse("write.codecCalls=4, write.future=9").contains(ShuffleCounts(Map(
+      WriteCodecCalls -> 4L))))
+    assert(ShuffleCounts(Map(ReadRawBytes -> 0L)) == ShuffleCounts.Empty)
+    assert(intercept[IllegalArgumentException](ShuffleCounts(Map("kae.shuffle.x" -> 1L)))
+      .getMessage.startsWith("kae.shuffle.x is not a KAE Shuffle count"))
   }
 
   test("merging adds every count; a copy is independent; reset is zero") {
