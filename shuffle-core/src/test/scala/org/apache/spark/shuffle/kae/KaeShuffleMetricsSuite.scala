@@ -38,6 +38,8 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
       val perTask = new ConcurrentLinkedQueue[(Int, Int, Map[String, Long])]()
       val taskTotals = new ConcurrentLinkedQueue[Option[Any]]()
       val stageTotals = new ConcurrentLinkedQueue[Option[Any]]()
+      val taskInternal = new ConcurrentLinkedQueue[Boolean]()
+      val stageInternal = new ConcurrentLinkedQueue[Boolean]()
       def ours(infos: Iterable[AccumulableInfo]) =
         infos.filter(_.name.exists(_.startsWith(AccumulatorName)))
       sc.addSparkListener(new SparkListener {
@@ -45,9 +47,12 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
           val counts = KaeStageSummaryListener.kaeValues(e.taskInfo.accumulables, _.update)
           perTask.add((e.stageId, ours(e.taskInfo.accumulables).size, counts))
           ours(e.taskInfo.accumulables).foreach(a => taskTotals.add(a.value))
+          ours(e.taskInfo.accumulables).foreach(a => taskInternal.add(a.internal))
         }
-        override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
+        override def onStageCompleted(e: SparkListenerStageCompleted): Unit = {
           ours(e.stageInfo.accumulables.values).foreach(a => stageTotals.add(a.value))
+          ours(e.stageInfo.accumulables.values).foreach(a => stageInternal.add(a.internal))
+        }
       })
       // Two shuffles: the middle stage's tasks read the first and write the second.
       val sums = sc.parallelize(1 to 20000, 4).map(i => (i % 100, 1L))
@@ -68,6 +73,17 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
       assert(taskTotals.size == 4 + 2 * 8 + 3 && taskTotals.asScala.forall(_.isEmpty))
       assert(stageTotals.size == 4 && stageTotals.asScala.forall(
         _.exists(_.isInstanceOf[ShuffleCounts])))
+      // A task's is internal, so Spark's UI store keeps no text of it per task; a stage's is not,
+      // so the stage page shows the total.
+      assert(taskInternal.size == taskTotals.size && taskInternal.asScala.forall(identity))
+      assert(stageInternal.size == 4 && !stageInternal.asScala.exists(identity))
+      val store = sc.statusStore
+      val stages = store.stageList(null).filter(_.numTasks > 0)
+      def inUi(names: collection.Seq[String]) = names.count(_.startsWith(AccumulatorName))
+      assert(stages.map(s => inUi(s.accumulatorUpdates.map(_.name))).sum == 4)
+      val tasks = stages.flatMap(s => store.taskList(s.stageId, s.attemptId, Int.MaxValue))
+      assert(tasks.size == 4 + 8 + 3 && tasks.forall(t =>
+        inUi(t.accumulatorUpdates.map(_.name)) == 0))
     }
   }
 
