@@ -80,9 +80,19 @@ private[spark] object ShuffleCounts {
 
   /** The counts of `dense`, an array of every count in Names' order. */
   def ofDense(dense: Array[Long]): ShuffleCounts = {
-    val places = dense.indices.filter(dense(_) != 0L)
-    if (places.isEmpty) Empty
-    else new ShuffleCounts(places.map(_.toByte).toArray, places.map(dense(_)).toArray)
+    val n = dense.count(_ != 0L)
+    if (n == 0) Empty
+    else {
+      val places = new Array[Byte](n)
+      val values = new Array[Long](n)
+      var at = 0
+      for (place <- dense.indices if dense(place) != 0L) {
+        places(at) = place.toByte
+        values(at) = dense(place)
+        at += 1
+      }
+      new ShuffleCounts(places, values)
+    }
   }
 
   /** A map task's counts: its encoder's statistics and its writer's times. */

@@ -16,6 +16,7 @@ package org.apache.spark.shuffle.kae
 import java.util.concurrent.ConcurrentHashMap
 
 import org.apache.spark.Success
+import org.apache.spark.executor.TaskMetrics
 import org.apache.spark.scheduler.{SparkListenerTaskEnd, StageInfo}
 
 /**
@@ -25,30 +26,59 @@ import org.apache.spark.scheduler.{SparkListenerTaskEnd, StageInfo}
  * shuffle read by two stages twice.
  */
 private[spark] final class StageAccumulation {
-  private val perStage = new ConcurrentHashMap[(Int, Int), StageTotals]()
+  import StageAccumulation.Running
+
+  private val perStage = new ConcurrentHashMap[(Int, Int), Running]()
 
   def taskEnded(event: SparkListenerTaskEnd): Unit = {
     if (event.reason == Success && event.taskInfo != null) {
-      val updates = KaeStageSummaryListener.kaeValues(event.taskInfo.accumulables, _.update)
-      if (updates.nonEmpty) {
-        val m = event.taskMetrics
-        val task = if (m == null)
-          StageTotals(event.stageId, event.stageAttemptId, "", 1, 0L, 0L, 0L, updates)
-        else StageTotals(
-          event.stageId,
-          event.stageAttemptId,
-          "",
-          1,
-          m.executorRunTime * 1000000L,
-          m.shuffleReadMetrics.totalBytesRead,
-          m.shuffleWriteMetrics.bytesWritten,
-          updates)
-        perStage.merge((event.stageId, event.stageAttemptId), task, (a, b) => a + b)
+      val updates = KaeStageSummaryListener.kaeCounts(event.taskInfo.accumulables, _.update)
+      if (!updates.isEmpty) {
+        perStage.computeIfAbsent((event.stageId, event.stageAttemptId), _ => new Running)
+          .add(updates, Option(event.taskMetrics))
       }
     }
   }
 
   /** The completed stage's totals, named, if any of its tasks used a KAE shuffle; forgets them. */
   def stageCompleted(info: StageInfo): Option[StageTotals] =
-    Option(perStage.remove((info.stageId, info.attemptNumber()))).map(_.copy(name = info.name))
+    Option(perStage.remove((info.stageId, info.attemptNumber()))).map(_.totals(info))
+}
+
+private object StageAccumulation {
+
+  /**
+   * One stage attempt's sums so far, added to in place: a listener sees every task of a job end
+   * (20,000 per stage at 20,000 partitions), so a task adds into one array rather than making a
+   * stage's totals anew.
+   */
+  final class Running {
+    private val kae = new Array[Long](KaeShuffleMetrics.Names.size)
+    private var tasks = 0
+    private var runNanos = 0L
+    private var readBytes = 0L
+    private var writeBytes = 0L
+
+    def add(updates: ShuffleCounts, metrics: Option[TaskMetrics]): Unit = synchronized {
+      updates.addTo(kae)
+      tasks += 1
+      metrics.foreach { m =>
+        runNanos += m.executorRunTime * 1000000L
+        readBytes += m.shuffleReadMetrics.totalBytesRead
+        writeBytes += m.shuffleWriteMetrics.bytesWritten
+      }
+    }
+
+    def totals(info: StageInfo): StageTotals = synchronized {
+      StageTotals(
+        info.stageId,
+        info.attemptNumber(),
+        info.name,
+        tasks,
+        runNanos,
+        readBytes,
+        writeBytes,
+        ShuffleCounts.ofDense(kae).counts)
+    }
+  }
 }
