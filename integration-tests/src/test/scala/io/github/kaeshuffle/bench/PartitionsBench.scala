@@ -31,9 +31,10 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat
  * peak RSS, heap after GC, direct memory and GC time, as medians and as paired ratios to Spark's
  * shuffle. Writes `Partitions.csv`, `.md` and a chart.
  *
- * Arguments: output dir, partition counts, repetitions, configurations, rows, and `run` (the
+ * Arguments: output dir, partition counts, repetitions, configurations, rows, `run` (the
  * default) or `render` (re-renders the page and chart from the CSV in the output dir, e.g. after
- * the notes changed: no new runs).
+ * the notes changed: no new runs), and Spark settings every run of every configuration adds
+ * (`key=value,...`, or `none`), e.g. to take a cost of Spark's own out of both sides.
  */
 object PartitionsBench {
   private val Baseline = "spark-lz4"
@@ -58,8 +59,10 @@ object PartitionsBench {
     val configs = Harness.named(args.lift(3).getOrElse(s"$Baseline,kae-auto"), all)
     require(configs.exists(_.name == Baseline), s"The configurations must include $Baseline.")
     val rows = args.lift(4).map(_.toLong).getOrElse(8000000L)
+    val extra = extraSettings(args.lift(6).getOrElse("none"))
     val runs = args.lift(5).getOrElse("run") match {
-      case "run" => run(counts, reps, configs, rows)
+      case "run" =>
+        run(counts, reps, configs.map(c => c.copy(settings = c.settings ++ extra)), rows)
       case "render" => readCsv(outDir.resolve("Partitions.csv"))
       case other => throw new IllegalArgumentException(s"Unknown command $other: run or render.")
     }
@@ -69,7 +72,7 @@ object PartitionsBench {
     val chart = drawChart(outDir, runs, counts, configs)
     val notes = Some(outDir.resolve("Partitions-notes.md")).filter(Files.exists(_))
       .map(Files.readString)
-    val md = summary(runs, counts, configs, reps, rows, chart, expected, notes)
+    val md = summary(runs, counts, configs, extra, reps, rows, chart, expected, notes)
     Files.writeString(outDir.resolve("Partitions.md"), md)
     println(md)
     if (runs.exists(_.result != expected)) {
@@ -77,6 +80,19 @@ object PartitionsBench {
       sys.exit(1)
     }
   }
+
+  /** `key=value,...` (values without commas), or `none`; keys are Spark's. */
+  private def extraSettings(arg: String): Seq[(String, String)] =
+    if (arg == "none") Nil
+    else
+      arg.split(',').toSeq.map { kv =>
+        kv.split("=", 2) match {
+          case Array(k, v) if k.startsWith("spark.") && v.nonEmpty => k -> v
+          case _ =>
+            throw new IllegalArgumentException(
+              s"bench.settings: '$kv' is not spark.<key>=<value> (give key=value,... or none).")
+        }
+      }
 
   private def run(counts: Seq[Int], reps: Int, configs: Seq[Config], rows: Long): Seq[Run] = {
     // Untimed: the first JVMs pay for a cold page cache of the class path, whatever the shuffle.
@@ -177,6 +193,7 @@ object PartitionsBench {
       runs: Seq[Run],
       counts: Seq[Int],
       configs: Seq[Config],
+      extra: Seq[(String, String)],
       reps: Int,
       rows: Long,
       chart: String,
@@ -186,7 +203,8 @@ object PartitionsBench {
     sb ++= "# Memory and time by partition count: KAE Shuffle vs Spark's shuffle\n\n"
     sb ++= "Produced by `mvn -B -pl integration-tests -am -Pbench-partitions verify" +
       s" -Dbench.partitions=${counts.mkString(",")} -Dbench.reps=$reps" +
-      s" -Dbench.configs=${configs.map(_.name).mkString(",")} -Dbench.rows=$rows` (class " +
+      s" -Dbench.configs=${configs.map(_.name).mkString(",")} -Dbench.rows=$rows" +
+      settingsArg(extra) + "` (class " +
       "`io.github.kaeshuffle.bench.PartitionsBench`): a Spark SQL job repartitions " +
       s"`spark.range(0, $rows, 1, 4)` (a key of 100,000 values and a short string) into P " +
       "partitions by key and counts each key; local[2], AQE off, every run in a JVM of its own " +
@@ -198,6 +216,10 @@ object PartitionsBench {
       "life; CPU the process's CPU time, all threads (on a shared host, cycles stolen by " +
       "neighbours show in the time, not here). Ratios are medians of per-repetition pairs " +
       s"against $Baseline. Every run: [Partitions.csv](Partitions.csv).\n\n"
+    if (extra.nonEmpty) {
+      sb ++= "Every run of every configuration also set " +
+        extra.map { case (k, v) => s"`$k=$v`" }.mkString(", ") + ".\n\n"
+    }
     sb ++= MachineInfo.describe()
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala " +
       s"${scala.util.Properties.versionNumberString}\n\n"
@@ -222,6 +244,10 @@ object PartitionsBench {
     notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n")
     sb.toString
   }
+
+  private def settingsArg(extra: Seq[(String, String)]): String =
+    if (extra.isEmpty) ""
+    else " -Dbench.settings=" + extra.map { case (k, v) => s"$k=$v" }.mkString(",")
 
   private def drawChart(
       dir: Path,
