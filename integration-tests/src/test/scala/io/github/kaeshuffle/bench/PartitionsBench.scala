@@ -49,7 +49,9 @@ object PartitionsBench {
       direct: Long,
       gcMs: Long,
       cpu: Double,
-      result: String)
+      result: String,
+      taskCpu: Double,
+      deserializeCpu: Double)
 
   def main(args: Array[String]): Unit = {
     val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
@@ -103,7 +105,7 @@ object PartitionsBench {
       runs += r
       println(f"rep $rep%d P=$p%-6d ${c.name}%-12s ${r.wall}%7.2f s rss ${r.rss >> 20}%5d MiB " +
         s"heap after GC ${r.heapAfterGc >> 20} MiB direct ${r.direct >> 20} MiB GC ${r.gcMs} ms " +
-        f"CPU ${r.cpu}%.1f s")
+        f"CPU ${r.cpu}%.1f s task run CPU ${r.taskCpu}%.1f s deserialize ${r.deserializeCpu}%.1f s")
     }
     runs.toSeq
   }
@@ -120,7 +122,11 @@ object PartitionsBench {
         f(6).toLong,
         f(7).toLong,
         f(8).toDouble,
-        f(9))
+        f(9),
+        // Pages from before the tasks' CPU was recorded have no such columns.
+        f.lift(10).map(_.toDouble).getOrElse(Double.NaN),
+        f.lift(11).map(_.toDouble).getOrElse(Double.NaN)
+      )
     }.toSeq
 
   /** Runs the job in a new JVM with this JVM's options (less heap size and recordings). */
@@ -154,13 +160,15 @@ object PartitionsBench {
       f("direct").toLong,
       f("gcMs").toLong,
       f("cpu").toDouble,
-      s"groups=${f("groups")} rows=${f("rows")}"
+      s"groups=${f("groups")} rows=${f("rows")}",
+      f("taskCpu").toDouble,
+      f("deserializeCpu").toDouble
     )
   }
 
   private def writeCsv(path: Path, runs: Seq[Run]): Unit = {
     val header = "config,partitions,rep,wall_s,peak_rss_bytes,heap_after_gc_bytes," +
-      "direct_bytes,gc_ms,cpu_s,result"
+      "direct_bytes,gc_ms,cpu_s,result,task_run_cpu_s,task_deserialize_cpu_s"
     val lines = runs.map(r =>
       Seq(
         r.config,
@@ -172,7 +180,9 @@ object PartitionsBench {
         r.direct,
         r.gcMs,
         r.cpu,
-        r.result)
+        r.result,
+        r.taskCpu,
+        r.deserializeCpu)
         .mkString(","))
     Files.write(path, (header +: lines).asJava)
   }
@@ -214,7 +224,10 @@ object PartitionsBench {
       "after any collection; direct memory the most in the JVM's direct buffer pool plus KAE " +
       "Shuffle's buffers mapped from the kernel (sampled every 20 ms); GC time over the JVM's " +
       "life; CPU the process's CPU time, all threads (on a shared host, cycles stolen by " +
-      "neighbours show in the time, not here). Ratios are medians of per-repetition pairs " +
+      "neighbours show in the time, not here); task CPU Spark's own measure of its tasks' CPU, " +
+      "summed, apart for running them (the shuffle's work is in there) and for deserializing " +
+      "them (the same work whichever shuffle, which grows with the partition count). " +
+      "Ratios are medians of per-repetition pairs " +
       s"against $Baseline. Every run: [Partitions.csv](Partitions.csv).\n\n"
     if (extra.nonEmpty) {
       sb ++= "Every run of every configuration also set " +
@@ -225,16 +238,20 @@ object PartitionsBench {
       s"${scala.util.Properties.versionNumberString}\n\n"
     sb ++= s"![$chart]($chart)\n\n"
     sb ++= "| P | config | time s, median (min-max) | time vs spark | CPU s | CPU vs spark | " +
+      "task run CPU s | vs spark | task deserialize CPU s | " +
       "peak RSS MiB | RSS vs spark | heap after GC MiB | direct MiB | GC ms | results |\n" +
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
     for (p <- counts; c <- configs) {
       val rs = of(runs, c.name, p)
       val t = rs.map(_.wall)
       val vs = (f: Run => Double) =>
-        if (c.name == Baseline) "-" else fmt(median(paired(runs, c.name, p, f)), "%.2f") + "x"
+        if (c.name == Baseline) "-"
+        else Some(median(paired(runs, c.name, p, f))).filterNot(_.isNaN)
+          .map(r => fmt(r, "%.2f") + "x").getOrElse("-")
       sb ++= s"| $p | ${c.name} | ${fmt(median(t), "%.2f")} (${fmt(t.min, "%.2f")}-" +
         s"${fmt(t.max, "%.2f")}) | ${vs(_.wall)} | ${fmt(median(rs.map(_.cpu)), "%.1f")} | " +
-        s"${vs(_.cpu)} | ${mib(rs.map(_.rss))} | " +
+        s"${vs(_.cpu)} | ${fmt(median(rs.map(_.taskCpu)), "%.1f")} | ${vs(_.taskCpu)} | " +
+        s"${fmt(median(rs.map(_.deserializeCpu)), "%.1f")} | ${mib(rs.map(_.rss))} | " +
         s"${vs(_.rss.toDouble)} | ${mib(rs.map(_.heapAfterGc))} | ${mib(rs.map(_.direct))} | " +
         s"${median(rs.map(_.gcMs.toDouble)).toLong} | " +
         s"${if (rs.forall(_.result == expected)) "identical" else "DIFFER"} |\n"

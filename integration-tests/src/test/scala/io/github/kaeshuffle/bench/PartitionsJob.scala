@@ -16,6 +16,7 @@ package io.github.kaeshuffle.bench
 import io.github.kaeshuffle.codec.DirectMemory
 import java.lang.management.{BufferPoolMXBean, ManagementFactory, MemoryType}
 import java.nio.file.{Files, Paths}
+import java.util.concurrent.atomic.AtomicLong
 import javax.management.{Notification, NotificationEmitter, NotificationListener}
 import javax.management.openmbean.CompositeData
 
@@ -24,6 +25,8 @@ import scala.jdk.CollectionConverters._
 import com.sun.management.GarbageCollectionNotificationInfo
 
 import org.apache.spark.SparkConf
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.functions.{col, concat, count, lit, sum}
 
@@ -34,7 +37,9 @@ import org.apache.spark.sql.functions.{col, concat, count, lit, sum}
  * string column) into `partitions` partitions by key and counts each key, on local[2] with AQE
  * off. Prints one `RESULT` line: wall time, the check values, peak RSS (`VmHWM`), the most heap
  * in use after any collection, the most direct memory in use (sampled: the JVM's direct buffer
- * pool and KAE Shuffle's mapped buffers), GC time.
+ * pool and KAE Shuffle's mapped buffers), GC time, and the tasks' CPU as Spark measures it,
+ * apart: deserializing each task (the same work whatever the shuffle manager, and at many
+ * partitions most of a task) and running it.
  *
  * Arguments: partitions, rows, then the configuration's settings as `key=value`.
  */
@@ -60,6 +65,8 @@ object PartitionsJob {
       20,
       () => pool.map(_.getMemoryUsed).getOrElse(0L) + DirectMemory.mappedBytes())
     val spark = SparkSession.builder().config(conf).getOrCreate()
+    val tasks = new TaskCpu
+    spark.sparkContext.addSparkListener(tasks)
     try {
       val t0 = System.nanoTime()
       val counts = spark.range(0, rows, 1, 4)
@@ -71,6 +78,7 @@ object PartitionsJob {
         .agg(count(lit(1)), sum("count"))
         .collect().head
       val wall = (System.nanoTime() - t0) / 1e9
+      KaeSparkAccess.drainListeners(spark.sparkContext)
       direct.stop()
       val gcMs = ManagementFactory.getGarbageCollectorMXBeans.asScala
         .map(_.getCollectionTime).sum
@@ -81,7 +89,8 @@ object PartitionsJob {
         case _ => Double.NaN
       }
       println(s"RESULT wall=$wall groups=${counts.getLong(0)} rows=${counts.getLong(1)} " +
-        s"rss=${peakRss()} heapAfterGc=${afterGc.peak} direct=${direct.peak} gcMs=$gcMs cpu=$cpu")
+        s"rss=${peakRss()} heapAfterGc=${afterGc.peak} direct=${direct.peak} gcMs=$gcMs cpu=$cpu " +
+        s"taskCpu=${tasks.run.get / 1e9} deserializeCpu=${tasks.deserialize.get / 1e9}")
     } finally spark.stop()
   }
 
@@ -91,6 +100,17 @@ object PartitionsJob {
     if (!Files.isReadable(status)) 0L
     else Files.readAllLines(status).asScala.find(_.startsWith("VmHWM:"))
       .map(_.replaceAll("[^0-9]", "").toLong * 1024).getOrElse(0L)
+  }
+
+  /** Spark's own CPU measures of every task: deserializing it, and running it. */
+  private final class TaskCpu extends SparkListener {
+    val run = new AtomicLong
+    val deserialize = new AtomicLong
+    override def onTaskEnd(end: SparkListenerTaskEnd): Unit =
+      Option(end.taskMetrics).foreach { m =>
+        run.addAndGet(m.executorCpuTime)
+        deserialize.addAndGet(m.executorDeserializeCpuTime)
+      }
   }
 
   /** The most heap in use right after a collection: the live set the job needed. */
