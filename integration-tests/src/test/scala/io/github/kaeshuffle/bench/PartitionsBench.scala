@@ -244,10 +244,11 @@ object PartitionsBench {
     for (p <- counts; c <- configs) {
       val rs = of(runs, c.name, p)
       val t = rs.map(_.wall)
-      val vs = (f: Run => Double) =>
-        if (c.name == Baseline) "-"
-        else Some(median(paired(runs, c.name, p, f))).filterNot(_.isNaN)
-          .map(r => fmt(r, "%.2f") + "x").getOrElse("-")
+      val vs = (f: Run => Double) => {
+        // No ratio for the baseline, nor for a measure older pages did not record (NaN).
+        val ratio = if (c.name == Baseline) Double.NaN else median(paired(runs, c.name, p, f))
+        if (ratio.isNaN) "-" else fmt(ratio, "%.2f") + "x"
+      }
       sb ++= s"| $p | ${c.name} | ${fmt(median(t), "%.2f")} (${fmt(t.min, "%.2f")}-" +
         s"${fmt(t.max, "%.2f")}) | ${vs(_.wall)} | ${fmt(median(rs.map(_.cpu)), "%.1f")} | " +
         s"${vs(_.cpu)} | ${fmt(median(rs.map(_.taskCpu)), "%.1f")} | ${vs(_.taskCpu)} | " +
