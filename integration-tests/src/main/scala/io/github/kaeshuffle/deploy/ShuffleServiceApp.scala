@@ -67,7 +67,12 @@ object ShuffleServiceApp {
       lines += s"resultOk $ok"
       lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
       for (name <-
-          Seq("write.codecCalls", "read.codecCalls", "read.copiedBytes", "read.mappedBytes")) {
+          Seq(
+            "write.codecCalls",
+            "read.codecCalls",
+            "read.copiedBytes",
+            "read.mappedBytes",
+            "read.fileReadBytes")) {
         lines += s"kae.$name ${totals.kaeTotal(name)}"
       }
     } finally spark.stop()

@@ -92,8 +92,10 @@ object WorkloadApp {
           "read.rawBytes",
           "read.codecCalls",
           "read.mappedBytes",
+          "read.fileReadBytes",
           "read.inPlaceBytes",
-          "read.copiedBytes")) {
+          "read.copiedBytes"
+        )) {
         lines += s"kae.$name ${totals.kaeTotal(name)}"
       }
       lines += s"executorsAdded ${added.get}"

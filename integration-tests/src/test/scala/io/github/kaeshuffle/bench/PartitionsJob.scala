@@ -25,7 +25,7 @@ import scala.jdk.CollectionConverters._
 import com.sun.management.GarbageCollectionNotificationInfo
 
 import org.apache.spark.SparkConf
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.functions.{col, concat, count, lit, sum}
@@ -37,9 +37,9 @@ import org.apache.spark.sql.functions.{col, concat, count, lit, sum}
  * string column) into `partitions` partitions by key and counts each key, on local[2] with AQE
  * off. Prints one `RESULT` line: wall time, the check values, peak RSS (`VmHWM`), the most heap
  * in use after any collection, the most direct memory in use (sampled: the JVM's direct buffer
- * pool and KAE Shuffle's mapped buffers), GC time, and the tasks' CPU as Spark measures it,
- * apart: deserializing each task (the same work whatever the shuffle manager, and at many
- * partitions most of a task) and running it.
+ * pool and KAE Shuffle's mapped buffers), GC time, the tasks' CPU as Spark measures it, apart:
+ * deserializing each task (the same work whatever the shuffle manager, and at many partitions
+ * most of a task) and running it, and each stage's wall time.
  *
  * Arguments: partitions, rows, then the configuration's settings as `key=value`.
  */
@@ -67,6 +67,8 @@ object PartitionsJob {
     val spark = SparkSession.builder().config(conf).getOrCreate()
     val tasks = new TaskCpu
     spark.sparkContext.addSparkListener(tasks)
+    val stages = new StageTimes
+    spark.sparkContext.addSparkListener(stages)
     try {
       val t0 = System.nanoTime()
       val counts = spark.range(0, rows, 1, 4)
@@ -90,7 +92,8 @@ object PartitionsJob {
       }
       println(s"RESULT wall=$wall groups=${counts.getLong(0)} rows=${counts.getLong(1)} " +
         s"rss=${peakRss()} heapAfterGc=${afterGc.peak} direct=${direct.peak} gcMs=$gcMs cpu=$cpu " +
-        s"taskCpu=${tasks.run.get / 1e9} deserializeCpu=${tasks.deserialize.get / 1e9}")
+        s"taskCpu=${tasks.run.get / 1e9} deserializeCpu=${tasks.deserialize.get / 1e9} " +
+        s"stages=${stages.text}")
     } finally spark.stop()
   }
 
@@ -111,6 +114,22 @@ object PartitionsJob {
         run.addAndGet(m.executorCpuTime)
         deserialize.addAndGet(m.executorDeserializeCpuTime)
       }
+  }
+
+  /**
+   * Each stage's wall time, submission to completion, in stage order: the map stage (4 tasks
+   * writing `partitions` partitions), the reduce stage (`partitions` tasks, each reading 4
+   * segments and writing one row to the last shuffle) and the last stage (one task reading
+   * `partitions` segments).
+   */
+  private final class StageTimes extends SparkListener {
+    private val seconds = new java.util.concurrent.ConcurrentSkipListMap[Int, Double]()
+    override def onStageCompleted(done: SparkListenerStageCompleted): Unit = {
+      val info = done.stageInfo
+      for (start <- info.submissionTime; end <- info.completionTime)
+        seconds.put(info.stageId, (end - start) / 1e3)
+    }
+    def text: String = seconds.values.asScala.mkString("/")
   }
 
   /** The most heap in use right after a collection: the live set the job needed. */

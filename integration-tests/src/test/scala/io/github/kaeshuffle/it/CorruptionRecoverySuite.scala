@@ -28,7 +28,7 @@ import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
 /**
  * Bytes flipped in a committed `.data` file between two jobs: the second job's read detects it,
  * fails the fetch, Spark re-runs the map stage, and the result is still exactly right - with
- * blocks decompressed ahead (mapped, in memory) and as they stream in.
+ * segments read whole from their file or mapped and decompressed ahead, and as they stream in.
  */
 class CorruptionRecoverySuite extends AnyFunSuite {
   private def data(sc: SparkContext): RDD[(Int, String)] =
@@ -57,11 +57,10 @@ class CorruptionRecoverySuite extends AnyFunSuite {
    * Runs the job, damages its committed files, runs it again: the result must be exactly right.
    * Returns the messages of the fetch failures the second run met.
    */
-  private def damagedRun(suffix: String, prefetch: Boolean = true)(
+  private def damagedRun(suffix: String, readPath: Map[String, String] = Map.empty)(
       damage: RandomAccessFile => Unit): Seq[String] = {
     val exp = expected
-    val conf = Sessions.conf(Some("auto"), Sessions.Kryo)
-      .set("spark.shuffle.kae.reader.prefetch", prefetch.toString)
+    val conf = Sessions.conf(Some("auto"), Sessions.Kryo).setAll(readPath)
     Sessions.withSession(conf) { spark =>
       val sc = spark.sparkContext
       val fetchFailures = new ConcurrentLinkedQueue[String]
@@ -118,10 +117,16 @@ class CorruptionRecoverySuite extends AnyFunSuite {
     "a segment's trailer" -> (length => length - 1)
   )
 
-  for (prefetch <- Seq(true, false); (where, at) <- damagePoints) {
-    test(s"a byte damaged in $where: a fetch failure with Spark's diagnosis (prefetch $prefetch)") {
+  // This job's segments are a few KB: by default each is read whole from its file.
+  private val readPaths: Seq[(String, Map[String, String])] = Seq(
+    "read whole" -> Map.empty,
+    "mapped" -> Map("spark.shuffle.kae.reader.localReadLimit" -> "0"),
+    "streamed" -> Map("spark.shuffle.kae.reader.prefetch" -> "false"))
+
+  for ((path, settings) <- readPaths; (where, at) <- damagePoints) {
+    test(s"a byte damaged in $where: a fetch failure with Spark's diagnosis ($path)") {
       val failures =
-        damagedRun("data", prefetch)(raf => ShuffleFiles.invert(raf, at(raf.length()), 1))
+        damagedRun("data", settings)(raf => ShuffleFiles.invert(raf, at(raf.length()), 1))
       assert(failures.nonEmpty, "the corruption was not reported as a fetch failure")
       failures.foreach(m => assert(m.contains("corrupted due to DISK_ISSUE"), m))
     }

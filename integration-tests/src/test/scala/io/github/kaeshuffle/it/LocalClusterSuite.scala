@@ -75,7 +75,8 @@ class LocalClusterSuite extends AnyFunSuite {
       val inPlace = totals.kaeTotal("read.inPlaceBytes")
       val copied = totals.kaeTotal("read.copiedBytes")
       info(s"fetched bytes decoded in place: $inPlace, copied once: $copied, mapped locally: " +
-        totals.kaeTotal("read.mappedBytes"))
+        s"${totals.kaeTotal("read.mappedBytes")}, read locally: " +
+        totals.kaeTotal("read.fileReadBytes"))
       assert(inPlace > 0, "no fetched range was decoded in place")
     }
   }

@@ -26,6 +26,7 @@ import io.github.kaeshuffle.codec.BlockCodec;
  * @param slotSize bytes per window slot: the largest block expected (the block size)
  * @param maxInMemoryRemote largest fetched (remote) range decoded ahead from memory; larger ones
  *     are decoded as they stream in
+ * @param localReadLimit largest segment on this host read into a heap copy; larger ones are mapped
  */
 public final class ReaderSettings {
   private final BlockCodec decoderCodec;
@@ -34,6 +35,7 @@ public final class ReaderSettings {
   private final DecodeWindow.Kind windowKind;
   private final int slotSize;
   private final long maxInMemoryRemote;
+  private final int localReadLimit;
 
   public ReaderSettings(
       BlockCodec decoderCodec,
@@ -41,13 +43,15 @@ public final class ReaderSettings {
       long windowSize,
       DecodeWindow.Kind windowKind,
       int slotSize,
-      long maxInMemoryRemote) {
+      long maxInMemoryRemote,
+      int localReadLimit) {
     this.decoderCodec = decoderCodec;
     this.prefetch = prefetch;
     this.windowSize = windowSize;
     this.windowKind = windowKind;
     this.slotSize = slotSize;
     this.maxInMemoryRemote = maxInMemoryRemote;
+    this.localReadLimit = localReadLimit;
   }
 
   public BlockCodec decoderCodec() {
@@ -72,6 +76,10 @@ public final class ReaderSettings {
 
   public long maxInMemoryRemote() {
     return maxInMemoryRemote;
+  }
+
+  public int localReadLimit() {
+    return localReadLimit;
   }
 
   /** Slots per window: the window size in blocks, at least 2. */

@@ -127,7 +127,8 @@ private[spark] object KaeShuffleConf {
 
   val READER_PREFETCH: ConfigEntry[Boolean] = entry("reader.prefetch")
     .doc("Decompress blocks ahead of the deserializer on a background thread, after reading " +
-      "each segment's index. Applies to this executor's own blocks (memory-mapped) and to " +
+      "each segment's index. Applies to blocks on this host (read or memory-mapped: " +
+      "reader.localReadLimit) and to " +
       "fetched ranges up to reader.maxInMemoryFetch; others are decoded as they stream in.")
     .booleanConf
     .createWithDefault(true)
@@ -155,6 +156,15 @@ private[spark] object KaeShuffleConf {
     .bytesConf(ByteUnit.BYTE)
     .checkValue(v => v >= 0 && v <= Int.MaxValue, "Use 0 to 2g.")
     .createWithDefaultString("64m")
+
+  val READER_LOCAL_READ_LIMIT: ConfigEntry[Long] = entry("reader.localReadLimit")
+    .doc("Largest segment on this host (this executor's, or host-local) read whole into a heap " +
+      "copy with one read, as on-heap execution memory; larger ones are memory-mapped. At " +
+      "thousands of partitions most segments are a few KB, and a map and unmap per segment " +
+      "costs more than the copy. 0 maps every one.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v >= 0 && v <= 16 * 1024 * 1024, "Use 0 to 16m.")
+    .createWithDefaultString("64k")
 
   val KAEZIP_LIBRARY: ConfigEntry[String] = entry("kaezip.libraryPath")
     .doc("Path of KAEzip's zlib-compatible library, opened with dlopen(RTLD_LOCAL) only on " +

@@ -111,6 +111,7 @@ private[spark] object KaeShuffleMetrics {
   val ReadCodecNanos = Prefix + "read.codecNanos"
   val ReadWaitNanos = Prefix + "read.waitNanos"
   val ReadMappedBytes = Prefix + "read.mappedBytes"
+  val ReadFileReadBytes = Prefix + "read.fileReadBytes"
   val ReadInPlaceBytes = Prefix + "read.inPlaceBytes"
   val ReadCopiedBytes = Prefix + "read.copiedBytes"
   // The shuffle doctor's links (ShuffleDoctor), besides the codec times above.
@@ -150,7 +151,8 @@ private[spark] object KaeShuffleMetrics {
     ReadHardwareRequests,
     ReadOverflowBlocks,
     ReadSessions,
-    ReadSessionWaitNanos
+    ReadSessionWaitNanos,
+    ReadFileReadBytes
   )
 
   private val Places: Map[String, Int] = Names.zipWithIndex.toMap

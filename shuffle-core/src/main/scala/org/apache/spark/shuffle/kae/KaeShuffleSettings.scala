@@ -49,6 +49,7 @@ private[spark] case class KaeShuffleSettings(
     windowSize: Long,
     windowKind: DecodeWindow.Kind,
     maxInMemoryFetch: Long,
+    localReadLimit: Int,
     stageSummary: Boolean,
     ui: Boolean,
     doctor: Boolean,
@@ -86,7 +87,14 @@ private[spark] case class KaeShuffleSettings(
 
   /** The reduce side's settings with the codec this JVM chose. */
   def readerSettings(codec: BlockCodec): ReaderSettings =
-    new ReaderSettings(codec, prefetch, windowSize, windowKind, blockSize, maxInMemoryFetch)
+    new ReaderSettings(
+      codec,
+      prefetch,
+      windowSize,
+      windowKind,
+      blockSize,
+      maxInMemoryFetch,
+      localReadLimit)
 }
 
 private[spark] object KaeShuffleSettings {
@@ -118,6 +126,7 @@ private[spark] object KaeShuffleSettings {
       conf.get(READER_WINDOW_SIZE),
       windowKind(conf),
       conf.get(READER_MAX_IN_MEMORY_FETCH),
+      conf.get(READER_LOCAL_READ_LIMIT).toInt,
       conf.get(STAGE_SUMMARY),
       conf.get(UI),
       conf.get(DOCTOR),

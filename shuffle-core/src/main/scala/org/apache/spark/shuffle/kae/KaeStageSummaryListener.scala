@@ -127,6 +127,7 @@ private[spark] object KaeStageSummaryListener {
           s" (${perCall(t(ReadRawBytes), t(ReadCodecCalls))} per call)," +
           s" codec ${millis(t(ReadCodecNanos))}, waited for the decompressor" +
           s" ${millis(t(ReadWaitNanos))}; segments mapped ${mib(t(ReadMappedBytes))}," +
+          s" read from local files ${mib(t(ReadFileReadBytes))}," +
           s" fetched in place ${mib(t(ReadInPlaceBytes))}, fetched and copied" +
           s" ${mib(t(ReadCopiedBytes))}" + software(t(ReadSoftwareBlocks)) + hardware(
             t(ReadRawBytes),

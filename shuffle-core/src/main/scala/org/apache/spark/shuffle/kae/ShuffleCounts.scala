@@ -125,6 +125,7 @@ private[spark] object ShuffleCounts {
     ReadSessionWaitNanos -> s.sessionWaitNanos(),
     ReadWaitNanos -> sources.waitNanos,
     ReadMappedBytes -> sources.mappedBytes,
+    ReadFileReadBytes -> sources.fileReadBytes,
     ReadInPlaceBytes -> sources.inPlaceBytes,
     ReadCopiedBytes -> sources.copiedBytes,
     ReadFetchNanos -> sources.fetchNanos,

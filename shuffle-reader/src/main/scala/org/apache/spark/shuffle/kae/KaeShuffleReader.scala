@@ -103,7 +103,11 @@ private[spark] class KaeShuffleReader[K, C](
       settings,
       decoders,
       memory,
-      new WholeSegments(blockManager, memory, settings.maxInMemoryRemote),
+      new WholeSegments(
+        blockManager,
+        memory,
+        settings.maxInMemoryRemote,
+        settings.localReadLimit),
       new BlockLocations(blocks).apply,
       SparkEnv.get.conf.get(config.SHUFFLE_DETECT_CORRUPT)
     )

@@ -19,6 +19,7 @@ package org.apache.spark.shuffle.kae
  * @param waitNanos time the deserializer waited for blocks decompressed ahead
  * @param mappedBytes segments on this host (this executor's, or host-local ones) read through a
  *     memory map
+ * @param fileReadBytes small segments on this host read from their file into a heap copy
  * @param inPlaceBytes fetched ranges decoded where Netty received them
  * @param copiedBytes fetched ranges copied once before decoding (received in several parts)
  * @param fetchNanos the doctor's fetch link: time in Spark's fetcher, waiting for fetched blocks
@@ -30,6 +31,7 @@ package org.apache.spark.shuffle.kae
 private[spark] case class ReadSources(
     waitNanos: Long,
     mappedBytes: Long,
+    fileReadBytes: Long,
     inPlaceBytes: Long,
     copiedBytes: Long,
     fetchNanos: Long = 0L,

@@ -174,7 +174,12 @@ private[kae] final class SegmentStreams(
   def stats(): BlockStats = decodeStats
 
   def sources(): ReadSources =
-    ReadSources(waitNanos, whole.mappedBytes, whole.inPlaceBytes, whole.copiedBytes)
+    ReadSources(
+      waitNanos,
+      whole.mappedBytes,
+      whole.fileReadBytes,
+      whole.inPlaceBytes,
+      whole.copiedBytes)
 
   /**
    * Stops the decompressors of streams still open (a failed task's), then frees the memory and

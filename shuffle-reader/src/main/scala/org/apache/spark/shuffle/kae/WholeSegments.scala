@@ -13,7 +13,7 @@
  */
 package org.apache.spark.shuffle.kae
 
-import java.io.InputStream
+import java.io.{EOFException, InputStream}
 import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.nio.file.StandardOpenOption
@@ -26,11 +26,13 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
 
 /**
  * The bytes of a fetched stream had whole, for decoding index-first, and where they came from:
- *  - segments on this host are memory-mapped from their file: written by this executor, or by
- *    another on this host whose dirs Spark's fetcher looked up (host-local reads,
- *    `spark.shuffle.readHostLocalDisk`: common on YARN with several executors per node). Spark's
- *    fetcher hands out the first block of another executor a moment before it caches that
- *    executor's dirs, so then the file region is taken from the fetcher's own stream over it;
+ *  - segments on this host are taken from their file: written by this executor, or by another on
+ *    this host (host-local reads, `spark.shuffle.readHostLocalDisk`: common on YARN with several
+ *    executors per node). The file is the one Spark's fetcher already opened for the block's
+ *    stream, positioned at the segment, so there is no second look-up in the index and no second
+ *    open; only where that stream cannot be reached are the file and offset asked of Spark's
+ *    resolver again. A segment of up to `localReadLimit` bytes is read with one positional
+ *    read into a heap copy, a larger one memory-mapped;
  *  - fetched ranges up to `maxInMemory` are used where Netty received them when they are one
  *    region, gathered with one copy into a staging buffer when Netty assembled them from parts,
  *    and read from the stream into a heap copy (on-heap execution memory, or the range streams
@@ -40,9 +42,11 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
 private[kae] final class WholeSegments(
     blockManager: BlockManager,
     memory: PrefetchMemory,
-    maxInMemory: Long) {
+    maxInMemory: Long,
+    localReadLimit: Int) {
 
   var mappedBytes = 0L
+  var fileReadBytes = 0L
   var inPlaceBytes = 0L
   var copiedBytes = 0L
 
@@ -60,7 +64,7 @@ private[kae] final class WholeSegments(
       in: InputStream,
       location: Option[(BlockManagerId, Long)]): Option[Whole] = location match {
     case Some((address, size)) =>
-      mapOnThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
+      onThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
       else None)
     case None =>
       FetchedBytes.fileSegment(in).map { case (ch, offset, length) => map(ch, offset, length) }
@@ -70,20 +74,59 @@ private[kae] final class WholeSegments(
         }
   }
 
-  private def mapOnThisHost(
+  private def onThisHost(
       blockId: BlockId,
       address: BlockManagerId,
-      in: InputStream): Option[Whole] = {
+      in: InputStream): Option[Whole] =
+    if (address.host != blockManager.blockManagerId.host) None
+    else
+      FetchedBytes.fileSegment(in) match {
+        // The channel belongs to the fetcher's stream, which closes it; reads at a position and
+        // maps leave the stream where it is, unread, for Spark's checksum diagnosis.
+        case Some((ch, offset, length)) => Some(fromFile(ch, offset, length))
+        case None => resolved(blockId, address)
+      }
+
+  /** The segment found again by Spark's resolver (the fetcher's stream could not be reached). */
+  private def resolved(blockId: BlockId, address: BlockManagerId): Option[Whole] =
     ReaderShims.current.localBlockData(blockManager, blockId, address) match {
       case Some(f: FileSegmentManagedBuffer) if f.getLength <= Int.MaxValue =>
         val ch = FileChannel.open(f.getFile.toPath, StandardOpenOption.READ)
-        try Some(map(ch, f.getOffset, f.getLength))
+        try Some(fromFile(ch, f.getOffset, f.getLength.toInt))
         finally ch.close()
-      case None if address.host == blockManager.blockManagerId.host =>
-        // The channel belongs to the fetcher's stream, which closes it.
-        FetchedBytes.fileSegment(in).map { case (ch, offset, length) => map(ch, offset, length) }
       case _ => None
     }
+
+  /**
+   * A small segment read into a heap copy (when on-heap execution memory allows), a larger one
+   * mapped. At thousands of partitions most segments are a few KB, and a map costs two system
+   * calls, a page fault and, on unmapping, the other cores' TLB flushes: more than the copy.
+   */
+  private def fromFile(ch: FileChannel, offset: Long, length: Int): Whole =
+    if (length <= localReadLimit && memory.reserveHeapCopy(length)) {
+      read(ch, offset, length)
+    } else {
+      map(ch, offset, length)
+    }
+
+  private def read(ch: FileChannel, offset: Long, length: Int): Whole = {
+    val b = ByteBuffer.allocate(length)
+    try {
+      while (b.hasRemaining) {
+        if (ch.read(b, offset + b.position()) < 0) {
+          throw new EOFException(
+            s"The shuffle file ends ${b.remaining()} bytes before the end of the segment at " +
+              s"offset $offset ($length bytes).")
+        }
+      }
+    } catch {
+      case e: Throwable =>
+        memory.releaseHeapCopy(length)
+        throw e
+    }
+    b.flip()
+    fileReadBytes += length
+    Whole(b, () => memory.releaseHeapCopy(length))
   }
 
   private def map(ch: FileChannel, offset: Long, length: Long): Whole = {
