@@ -51,7 +51,8 @@ object PartitionsBench {
       cpu: Double,
       result: String,
       taskCpu: Double,
-      deserializeCpu: Double)
+      deserializeCpu: Double,
+      stages: Seq[Double])
 
   def main(args: Array[String]): Unit = {
     val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
@@ -105,7 +106,8 @@ object PartitionsBench {
       runs += r
       println(f"rep $rep%d P=$p%-6d ${c.name}%-12s ${r.wall}%7.2f s rss ${r.rss >> 20}%5d MiB " +
         s"heap after GC ${r.heapAfterGc >> 20} MiB direct ${r.direct >> 20} MiB GC ${r.gcMs} ms " +
-        f"CPU ${r.cpu}%.1f s task run CPU ${r.taskCpu}%.1f s deserialize ${r.deserializeCpu}%.1f s")
+        f"CPU ${r.cpu}%.1f s task run CPU ${r.taskCpu}%.1f s deserialize ${r.deserializeCpu}%.1f s" +
+        s" stages ${r.stages.mkString("/")} s")
     }
     runs.toSeq
   }
@@ -123,9 +125,10 @@ object PartitionsBench {
         f(7).toLong,
         f(8).toDouble,
         f(9),
-        // Pages from before the tasks' CPU was recorded have no such columns.
+        // Pages from before the tasks' CPU and the stages' times were recorded lack them.
         f.lift(10).map(_.toDouble).getOrElse(Double.NaN),
-        f.lift(11).map(_.toDouble).getOrElse(Double.NaN)
+        f.lift(11).map(_.toDouble).getOrElse(Double.NaN),
+        f.lift(12).map(stageTimes).getOrElse(Nil)
       )
     }.toSeq
 
@@ -162,13 +165,18 @@ object PartitionsBench {
       f("cpu").toDouble,
       s"groups=${f("groups")} rows=${f("rows")}",
       f("taskCpu").toDouble,
-      f("deserializeCpu").toDouble
+      f("deserializeCpu").toDouble,
+      stageTimes(f("stages"))
     )
   }
 
+  /** Each stage's seconds, in stage order: `6.3/258.9/1.2`. */
+  private def stageTimes(text: String): Seq[Double] =
+    text.split('/').toSeq.filter(_.nonEmpty).map(_.toDouble)
+
   private def writeCsv(path: Path, runs: Seq[Run]): Unit = {
     val header = "config,partitions,rep,wall_s,peak_rss_bytes,heap_after_gc_bytes," +
-      "direct_bytes,gc_ms,cpu_s,result,task_run_cpu_s,task_deserialize_cpu_s"
+      "direct_bytes,gc_ms,cpu_s,result,task_run_cpu_s,task_deserialize_cpu_s,stages_s"
     val lines = runs.map(r =>
       Seq(
         r.config,
@@ -182,7 +190,8 @@ object PartitionsBench {
         r.cpu,
         r.result,
         r.taskCpu,
-        r.deserializeCpu)
+        r.deserializeCpu,
+        r.stages.mkString("/"))
         .mkString(","))
     Files.write(path, (header +: lines).asJava)
   }
@@ -226,7 +235,10 @@ object PartitionsBench {
       "life; CPU the process's CPU time, all threads (on a shared host, cycles stolen by " +
       "neighbours show in the time, not here); task CPU Spark's own measure of its tasks' CPU, " +
       "summed, apart for running them (the shuffle's work is in there) and for deserializing " +
-      "them (the same work whichever shuffle, which grows with the partition count). " +
+      "them (the same work whichever shuffle, which grows with the partition count); stage " +
+      "times each stage's wall time, submission to completion (medians): the map stage (4 " +
+      "tasks), the reduce stage (P tasks, each reading 4 segments and writing one row) and the " +
+      "last (one task reading P segments). " +
       "Ratios are medians of per-repetition pairs " +
       s"against $Baseline. Every run: [Partitions.csv](Partitions.csv).\n\n"
     if (extra.nonEmpty) {
@@ -238,9 +250,9 @@ object PartitionsBench {
       s"${scala.util.Properties.versionNumberString}\n\n"
     sb ++= s"![$chart]($chart)\n\n"
     sb ++= "| P | config | time s, median (min-max) | time vs spark | CPU s | CPU vs spark | " +
-      "task run CPU s | vs spark | task deserialize CPU s | " +
+      "task run CPU s | vs spark | task deserialize CPU s | stage times s | " +
       "peak RSS MiB | RSS vs spark | heap after GC MiB | direct MiB | GC ms | results |\n" +
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
     for (p <- counts; c <- configs) {
       val rs = of(runs, c.name, p)
       val t = rs.map(_.wall)
@@ -252,7 +264,8 @@ object PartitionsBench {
       sb ++= s"| $p | ${c.name} | ${fmt(median(t), "%.2f")} (${fmt(t.min, "%.2f")}-" +
         s"${fmt(t.max, "%.2f")}) | ${vs(_.wall)} | ${fmt(median(rs.map(_.cpu)), "%.1f")} | " +
         s"${vs(_.cpu)} | ${fmt(median(rs.map(_.taskCpu)), "%.1f")} | ${vs(_.taskCpu)} | " +
-        s"${fmt(median(rs.map(_.deserializeCpu)), "%.1f")} | ${mib(rs.map(_.rss))} | " +
+        s"${fmt(median(rs.map(_.deserializeCpu)), "%.1f")} | ${stageMedians(rs)} | " +
+        s"${mib(rs.map(_.rss))} | " +
         s"${vs(_.rss.toDouble)} | ${mib(rs.map(_.heapAfterGc))} | ${mib(rs.map(_.direct))} | " +
         s"${median(rs.map(_.gcMs.toDouble)).toLong} | " +
         s"${if (rs.forall(_.result == expected)) "identical" else "DIFFER"} |\n"
@@ -261,6 +274,13 @@ object PartitionsBench {
     // The hand-written analysis (where the memory and time go, from profiles) checked in next to it.
     notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n")
     sb.toString
+  }
+
+  /** The median of each stage's time over the runs, `map / reduce / last`; - if not recorded. */
+  private def stageMedians(rs: Seq[Run]): String = {
+    val n = rs.map(_.stages.size).distinct
+    if (n.size != 1 || n.head == 0) "-"
+    else (0 until n.head).map(i => fmt(median(rs.map(_.stages(i))), "%.1f")).mkString(" / ")
   }
 
   private def settingsArg(extra: Seq[(String, String)]): String =
