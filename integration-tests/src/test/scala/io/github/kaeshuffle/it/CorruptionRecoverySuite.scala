@@ -81,8 +81,18 @@ class CorruptionRecoverySuite extends AnyFunSuite {
     }
   }
 
-  test("a truncated .data file is detected and the map stage re-run") {
-    assert(damagedRun("data")(raf => raf.setLength(raf.length() * 2 / 3)).nonEmpty)
+  // This job's segments are a few KB: by default each is read whole from its file.
+  private val readPaths: Seq[(String, Map[String, String])] = Seq(
+    "read whole" -> Map.empty,
+    "mapped" -> Map("spark.shuffle.kae.reader.localReadLimit" -> "0"),
+    "streamed" -> Map("spark.shuffle.kae.reader.prefetch" -> "false"))
+
+  // The last third of each file is gone: the last partition's segment wholly (the file ends
+  // before it starts), the one before it partly.
+  for ((path, settings) <- readPaths) {
+    test(s"a truncated .data file is detected and the map stage re-run ($path)") {
+      assert(damagedRun("data", settings)(raf => raf.setLength(raf.length() * 2 / 3)).nonEmpty)
+    }
   }
 
   test("an .index file with a wrong offset is detected and the map stage re-run") {
@@ -116,12 +126,6 @@ class CorruptionRecoverySuite extends AnyFunSuite {
     "a segment's index" -> (length => length - 40),
     "a segment's trailer" -> (length => length - 1)
   )
-
-  // This job's segments are a few KB: by default each is read whole from its file.
-  private val readPaths: Seq[(String, Map[String, String])] = Seq(
-    "read whole" -> Map.empty,
-    "mapped" -> Map("spark.shuffle.kae.reader.localReadLimit" -> "0"),
-    "streamed" -> Map("spark.shuffle.kae.reader.prefetch" -> "false"))
 
   for ((path, settings) <- readPaths; (where, at) <- damagePoints) {
     test(s"a byte damaged in $where: a fetch failure with Spark's diagnosis ($path)") {

@@ -32,8 +32,10 @@ import java.nio.ByteOrder;
  * frame is read whole, checked and decoded with one codec call into a block buffer the reads are
  * served from. When a segment's index arrives it is checked against the frames just read (count,
  * every raw and stored length, offsets, totals), so a lost, duplicated or reordered frame is caught
- * even when every frame on its own is intact. The stream may end only at a segment boundary.
- * Memory: one frame and one block, whatever the segment's size.
+ * even when every frame on its own is intact. The stream may end only at a segment boundary, and
+ * not before its first segment when it is a fetched block: Spark never fetches an empty one, so a
+ * stream that ends at once lost its bytes (a file cut short before the segment starts). Memory: one
+ * frame and one block, whatever the segment's size.
  */
 public final class SegmentStreamDecoder extends BlockSourceInputStream {
   private final InputStream in;
@@ -42,11 +44,21 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
       ByteBuffer.allocate(FRAME_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
   private ByteBuffer block = ByteBuffer.allocate(0);
   private final SegmentIndexBuilder seen = new SegmentIndexBuilder();
+  private final boolean fetchedBlock;
+  private long segments;
 
   /** {@code decoder} is borrowed: closing this stream closes {@code in}, not the decoder. */
   public SegmentStreamDecoder(InputStream in, BlockDecoder decoder) {
+    this(in, decoder, false);
+  }
+
+  /**
+   * @param fetchedBlock the stream is a block Spark fetched, which holds at least one segment
+   */
+  public SegmentStreamDecoder(InputStream in, BlockDecoder decoder, boolean fetchedBlock) {
     this.in = in;
     this.decoder = decoder;
+    this.fetchedBlock = fetchedBlock;
   }
 
   @Override
@@ -66,6 +78,10 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
               "Truncated segment: the stream ends after "
                   + seen.blockCount()
                   + " frames, before the segment's index.");
+        }
+        if (fetchedBlock && segments == 0) {
+          throw new CorruptBlockException(
+              "The block's stream ended before its first segment: its bytes are missing.");
         }
         return false;
       }
@@ -125,6 +141,7 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
               + " read).");
     }
     seen.reset();
+    segments++;
   }
 
   /** Reads into b until its position is {@code upTo} or the stream ends; returns bytes read. */

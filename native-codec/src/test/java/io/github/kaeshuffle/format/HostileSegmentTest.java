@@ -46,6 +46,23 @@ class HostileSegmentTest {
     return new SegmentStreamDecoder(new ByteArrayInputStream(data), d).readAllBytes();
   }
 
+  /**
+   * A fetched block is never empty (Spark does not fetch blocks of size 0): one whose stream ends
+   * at once lost its bytes, e.g. a .data file cut short before the segment, and must not read as a
+   * partition without records. As a plain stream of segments, empty is zero segments.
+   */
+  @Test
+  void anEmptyStreamIsCorruptOnlyAsAFetchedBlock() throws IOException {
+    assertArrayEquals(new byte[0], readStreamed(new byte[0], null));
+    try (SegmentStreamDecoder s =
+        new SegmentStreamDecoder(new ByteArrayInputStream(new byte[0]), null, true)) {
+      s.read();
+      fail("an empty fetched block was read as empty");
+    } catch (CorruptBlockException expected) {
+      assertTrue(expected.getMessage().contains("before its first segment"), expected.getMessage());
+    }
+  }
+
   @Test
   void mutatedSegmentsFailCleanlyOnEveryBackend() throws Exception {
     List<BlockCodec> codecs = TestCodecs.all();

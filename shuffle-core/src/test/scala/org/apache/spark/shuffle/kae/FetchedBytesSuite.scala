@@ -94,6 +94,26 @@ class FetchedBytesSuite extends AnyFunSuite {
       .isEmpty)
   }
 
+  test("a file cut short keeps its segments' indexed lengths, so reading one fails") {
+    val file = java.nio.file.Files.createTempFile("kae-segment", ".data")
+    try {
+      java.nio.file.Files.write(file, bytes.take(20000))
+      // Partly past the end of the file, and wholly past it.
+      for (offset <- Seq(10000L, 30000L)) {
+        val in = new FileSegmentManagedBuffer(
+          new TransportConf("shuffle", MapConfigProvider.EMPTY),
+          file.toFile,
+          offset,
+          50000).createInputStream()
+        try {
+          val Some((ch, at, length)) = FetchedBytes.fileSegment(in)
+          assert(at == offset && length == 50000)
+          assert(ch.read(ByteBuffer.allocate(length), at + 20000) < 0)
+        } finally in.close()
+      }
+    } finally java.nio.file.Files.delete(file)
+  }
+
   test("a file segment's stream gives its file region, behind the checksum wrapper too") {
     val file = java.nio.file.Files.createTempFile("kae-segment", ".data")
     try {

@@ -64,6 +64,7 @@ private[kae] object FetchedBytes {
 
   private lazy val filterIn = field(classOf[FilterInputStream], "in")
   private lazy val byteBufOf = field(classOf[ByteBufInputStream], "buffer")
+  private lazy val limitLeft = field(classOf[LimitedInputStream], "left")
 
   /** The stream inside Spark's checksum wrapper, if there is one. */
   private def unchecked(in: InputStream): Option[InputStream] = in match {
@@ -75,20 +76,21 @@ private[kae] object FetchedBytes {
   /**
    * The file region behind a block read from a file on this host: Spark's stream over a
    * `FileSegmentManagedBuffer` is a `LimitedInputStream` over a `FileInputStream` positioned at
-   * the segment. Returns the file's channel, the segment's offset and length; None for other
-   * streams and for segments of 2 GiB or more.
+   * the segment. Returns the file's channel, the segment's offset and its length as Spark's index
+   * gives it (the stream's limit, not what the file still holds: a file cut short must fail the
+   * read, not shorten the segment); None for other streams and for segments of 2 GiB or more.
    */
   def fileSegment(in: InputStream): Option[(FileChannel, Long, Int)] =
     unchecked(in).flatMap {
       case l: LimitedInputStream =>
-        filterIn.flatMap(f => Try(f.get(l)).toOption).collect {
-          case fis: FileInputStream => fis
-        }.flatMap { fis =>
-          // available() is the segment's remaining length, capped at Int.MaxValue.
-          val length = l.available()
-          if (length == Int.MaxValue) None
-          else Try((fis.getChannel, fis.getChannel.position(), length)).toOption
-        }
+        for {
+          fis <- filterIn.flatMap(f => Try(f.get(l)).toOption).collect {
+            case fis: FileInputStream => fis
+          }
+          length <- limitLeft.flatMap(f => Try(f.getLong(l)).toOption)
+          if length < Int.MaxValue
+          at <- Try((fis.getChannel, fis.getChannel.position())).toOption
+        } yield (at._1, at._2, length.toInt)
       case _ => None
     }
 

@@ -103,8 +103,8 @@ private[kae] final class PrefetchMemory(
 
   private def reserve(bytes: Long): Boolean = reserve(this, bytes)
 
-  /** Takes `bytes` of execution memory whole, or nothing. */
-  private def reserve(consumer: MemoryConsumer, bytes: Long): Boolean = {
+  /** Takes `bytes` of execution memory whole, or nothing (Spark refuses requests for none). */
+  private def reserve(consumer: MemoryConsumer, bytes: Long): Boolean = bytes <= 0 || {
     val granted = consumer.acquireMemory(bytes)
     if (granted < bytes) consumer.freeMemory(granted)
     granted >= bytes

@@ -15,6 +15,7 @@ package org.apache.spark.shuffle.kae
 
 import java.io.{FilterInputStream, InputStream, IOException}
 
+import io.github.kaeshuffle.codec.CorruptBlockException
 import io.github.kaeshuffle.format.{
   BlockDecoder,
   BlockStats,
@@ -67,7 +68,7 @@ private[kae] final class SegmentStreams(
   def decode(blockId: BlockId, in: InputStream): InputStream =
     try {
       val fromWhole = if (settings.prefetch) decodeWhole(blockId, in) else None
-      fromWhole.getOrElse(new SegmentStreamDecoder(in, decoder()))
+      fromWhole.getOrElse(new SegmentStreamDecoder(in, decoder(), true))
     } catch {
       // Spark fetches a bad remote block once more when its wrapper fails, and asks the checksum
       // for the cause the second time; a block read from a file it diagnoses only when a read
@@ -89,6 +90,8 @@ private[kae] final class SegmentStreams(
       val segments =
         try {
           val all = Segments.split(bytes.bytes)
+          // Spark never fetches an empty block: one without a segment lost its bytes.
+          if (all.isEmpty) throw new CorruptBlockException(s"$blockId holds no segment.")
           if (blockId.isShuffleChunk) Segments.verifyFrames(all, decoder())
           all
         } catch {
