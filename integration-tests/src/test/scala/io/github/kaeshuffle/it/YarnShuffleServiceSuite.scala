@@ -61,7 +61,11 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
         "spark.yarn.shuffle.stopOnFailure" -> "true",
         // Merges what applications push (push-based shuffle), as Spark's own service would.
         "spark.shuffle.push.server.mergedShuffleFileManagerImpl" ->
-          "org.apache.spark.network.shuffle.RemoteBlockPushResolver"
+          "org.apache.spark.network.shuffle.RemoteBlockPushResolver",
+        // Chunks cut from 16 KiB (Spark's default is 2 MiB): this test's merged blocks are about
+        // 100 KiB, so each is several chunks, and reduce tasks read chunks of a merged file on
+        // their host whole, under reader.localReadLimit, as they read small segments.
+        "spark.shuffle.push.server.minChunkSizeInMergedShuffleFile" -> "16k"
       )
     )
     nm.start(Seq(servicePort))

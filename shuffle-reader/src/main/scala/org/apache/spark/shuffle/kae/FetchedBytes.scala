@@ -89,8 +89,9 @@ private[kae] object FetchedBytes {
           }
           length <- limitLeft.flatMap(f => Try(f.getLong(l)).toOption)
           if length < Int.MaxValue
-          at <- Try((fis.getChannel, fis.getChannel.position())).toOption
-        } yield (at._1, at._2, length.toInt)
+          ch <- Try(fis.getChannel).toOption
+          at <- Try(ch.position()).toOption
+        } yield (ch, at, length.toInt)
       case _ => None
     }
 

@@ -67,7 +67,7 @@ private[kae] final class WholeSegments(
       onThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
       else None)
     case None =>
-      FetchedBytes.fileSegment(in).map { case (ch, offset, length) => map(ch, offset, length) }
+      FetchedBytes.fileSegment(in).map { case (ch, offset, length) => fromFile(ch, offset, length) }
         .orElse {
           val length = in.available().toLong
           if (length > 0 && length <= maxInMemory) fetched(in, length) else None
@@ -129,7 +129,7 @@ private[kae] final class WholeSegments(
     Whole(b, () => memory.releaseHeapCopy(length))
   }
 
-  private def map(ch: FileChannel, offset: Long, length: Long): Whole = {
+  private def map(ch: FileChannel, offset: Long, length: Int): Whole = {
     val m = ch.map(FileChannel.MapMode.READ_ONLY, offset, length)
     mappedBytes += length
     Whole(m, () => DirectMemory.free(m))
