@@ -160,9 +160,8 @@ private[spark] object KaeShuffleConf {
   val READER_LOCAL_READ_LIMIT: ConfigEntry[Long] = entry("reader.localReadLimit")
     .doc("Largest segment on this host (this executor's, or host-local) or push-merged chunk " +
       "read from a local file, read whole into a heap copy with one read, as on-heap execution " +
-      "memory; larger ones are memory-mapped. At " +
-      "thousands of partitions most segments are a few KB, and a map and unmap per segment " +
-      "costs more than the copy. 0 maps every one.")
+      "memory; larger ones are memory-mapped. At thousands of partitions most segments are a " +
+      "few KB, and a map and unmap per segment costs more than the copy. 0 maps every one.")
     .bytesConf(ByteUnit.BYTE)
     .checkValue(v => v >= 0 && v <= 16 * 1024 * 1024, "Use 0 to 16m.")
     .createWithDefaultString("64k")
