@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.DirectMemory
+import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.workloads.WorkloadJobs
 import org.scalatest.funsuite.AnyFunSuite
@@ -115,5 +116,40 @@ class LeakAndPressureSuite extends AnyFunSuite {
     }
     assert(actual.sameAs(expected), s"KAE $actual vs Spark $expected")
     assert(spilled.get > 0, "nothing was spilled: the pressure was not real")
+  }
+
+  /** 16 partitions of about 600 KB from each of two map tasks, every key and value kept. */
+  private def wide(sc: SparkContext): Seq[(Int, Long, Long)] =
+    sc.parallelize(0 until 400000, 2)
+      .map(i => (i % 16, s"value-$i-" + "x" * (i % 23)))
+      .partitionBy(new HashPartitioner(16))
+      .mapPartitions { it =>
+        val rows = it.toSeq
+        Iterator((rows.head._1, rows.size.toLong, rows.map(_._2.hashCode.toLong).sum))
+      }
+      .collect().toSeq.sortBy(_._1)
+
+  test("large buffers bounded at two blocks park raw bytes and give Spark's result") {
+    val expected =
+      Sessions.withSession(Sessions.conf(None, Sessions.Kryo))(s => wide(s.sparkContext))
+    val totals = new ShuffleTotals
+    val mapped = DirectMemory.mappedBytes()
+    val actual = Sessions.withSession(Sessions.conf(Some("auto"), Sessions.Kryo)
+      .set("spark.shuffle.kae.blockSize", "256k") // the sessions' 16k never outgrows a chain
+      .set("spark.shuffle.kae.writer.largeBufferMemory", "512k")) { spark =>
+      val sc = spark.sparkContext
+      sc.addSparkListener(totals)
+      val rows = wide(sc)
+      KaeSparkAccess.drainListeners(sc)
+      rows
+    }
+    assert(actual == expected)
+    // 16 partitions of 600 KB each in a task cannot all grow to 256 KiB blocks under 512 KiB.
+    assert(totals.kaeTotal("write.parkedBytes") > 1000000, totals.kaeTotal("write.parkedBytes"))
+    // Parking changes no block: every frame but each segment's last is a full block.
+    val written = totals.kaeTotal("write.rawBytes")
+    val calls = totals.kaeTotal("write.codecCalls")
+    assert(calls <= written / (256 * 1024) + 2 * 16, s"$calls calls for $written bytes")
+    assert(DirectMemory.mappedBytes() == mapped, "large buffers left mapped")
   }
 }

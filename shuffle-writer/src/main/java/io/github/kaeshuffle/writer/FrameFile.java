@@ -77,6 +77,41 @@ final class FrameFile implements AutoCloseable {
     length += frameLength;
   }
 
+  /**
+   * Appends raw bytes parked by a partition (the start of a block not yet full, see {@link
+   * LargeBuffers}); returns where they lie, for {@link #readParked}. They are not a frame: never
+   * copied out.
+   */
+  long park(ByteBuffer bytes) throws IOException {
+    long t = System.nanoTime();
+    if (channel == null) {
+      open();
+    }
+    long at = length;
+    int start = bytes.position();
+    while (bytes.hasRemaining()) {
+      channel.write(bytes, at + bytes.position() - start);
+    }
+    length += bytes.position() - start;
+    diskNanos += System.nanoTime() - t;
+    return at;
+  }
+
+  /** Reads {@code count} parked bytes from {@code offset} into {@code dst}. */
+  void readParked(long offset, int count, ByteBuffer dst) throws IOException {
+    long t = System.nanoTime();
+    int start = dst.position();
+    ByteBuffer into = ByteBuffers.range(dst, start, start + count);
+    while (into.hasRemaining()) {
+      if (channel.read(into, offset + into.position() - start) < 0) {
+        throw new IOException(
+            "The frame file " + path + " ended before the parked bytes at " + offset + ".");
+      }
+    }
+    ByteBuffers.position(dst, start + count);
+    diskNanos += System.nanoTime() - t;
+  }
+
   private void open() throws IOException {
     runs = new long[partitions][];
     runCount = new int[partitions];
@@ -138,7 +173,7 @@ final class FrameFile implements AutoCloseable {
     }
   }
 
-  /** Bytes of frames written to the file. */
+  /** Bytes written to the file: frames and parked bytes. */
   long bytes() {
     return length;
   }

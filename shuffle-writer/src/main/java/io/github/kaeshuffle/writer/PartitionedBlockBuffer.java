@@ -21,6 +21,7 @@ import io.github.kaeshuffle.format.SegmentIndexBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
@@ -36,10 +37,12 @@ import java.nio.ByteBuffer;
  * partitions cost little until they hold data and thousands of small buffers cost the collector
  * nothing. One that fills {@link #SMALL_MOST} bytes (or the block, if smaller) moves into one
  * direct buffer ({@link DirectMemory}, mapped from the kernel at that size and freed as soon as it
- * is done with), which doubles up to the block size. A chain's bytes are gathered into the direct
- * gather block when its frame is made, so the codec always reads memory the collector does not
- * move. When the budget says no, every partition's partial block is sealed as a short frame into
- * the file and all raw memory freed (a spill). Not thread-safe: one task's thread.
+ * is done with), which doubles up to the block size; those large buffers together stay within their
+ * own bound ({@link LargeBuffers}), the fullest partial block compressed early when a buffer would
+ * pass it. A chain's bytes are gathered into the direct gather block when its frame is made, so the
+ * codec always reads memory the collector does not move. When the budget says no, every partition's
+ * partial block is sealed as a short frame into the file and all raw memory freed (a spill). Not
+ * thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
   /**
@@ -70,21 +73,38 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private ByteBuffer gather;
 
   private final FrameFile frames;
+
+  /** The partitions holding a direct buffer, within their bound. */
+  private final LargeBuffers large;
+
   private long held;
   private long memorySpilled;
   private long spilledBytes;
   private int spillCount;
   private long sealedBlocks;
+  private long parkedBytes;
+
+  /**
+   * Where a block with parked bytes is put back together for its one codec call: direct, one block,
+   * made (and reserved) with the first bytes parked.
+   */
+  private ByteBuffer assembly;
+
   private int partitionsWritten;
   private boolean spilling;
 
   /**
-   * One partition's raw block: a chain of chunks while small, then one direct buffer. Empty after
-   * each frame made from it.
+   * One partition's raw block: a chain of chunks while small, then one direct buffer, after any
+   * bytes of the block parked in the frame file. Empty after each frame made from it.
    */
-  private static final class Partition {
+  static final class Partition {
+    final int id;
+
     /** The block once past the chain limit, position = its bytes so far; null while small. */
     ByteBuffer raw;
+
+    /** Where {@link LargeBuffers} keeps it while it has a direct buffer; -1 otherwise. */
+    int largeSlot = -1;
 
     /** The chain's first and last chunk; -1 when it has none. */
     int head = -1;
@@ -94,8 +114,38 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     /** Bytes in the chain. */
     int chained;
 
+    /** The block's first bytes, parked in the frame file: (offset, length) pairs; null if none. */
+    long[] parked;
+
+    int parkedPieces;
+
+    /** Bytes parked, the block's first; 0 if none. */
+    int parkedBytes;
+
+    Partition(int id) {
+      this.id = id;
+    }
+
+    /** The block's bytes in memory. */
     int rawLength() {
       return raw == null ? chained : raw.position();
+    }
+
+    /** The block's bytes so far: parked and in memory. */
+    int blockLength() {
+      return parkedBytes + rawLength();
+    }
+
+    void addParked(long offset, int length) {
+      if (parked == null) {
+        parked = new long[8];
+      } else if (2 * parkedPieces == parked.length) {
+        parked = Arrays.copyOf(parked, parked.length * 2);
+      }
+      parked[2 * parkedPieces] = offset;
+      parked[2 * parkedPieces + 1] = length;
+      parkedPieces++;
+      parkedBytes += length;
     }
 
     /**
@@ -128,6 +178,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         numPartitions,
         blockSize,
         firstBuffer(numPartitions, Math.min(4096, blockSize)),
+        0,
         encoder,
         budget,
         spillFiles);
@@ -152,12 +203,15 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /**
    * @param firstBuffer the chunk size of a partition's small raw buffer (at most {@link
    *     #SMALL_MOST}); past the chain limit it doubles up to blockSize
+   * @param largeMemory the most bytes of direct raw buffers at once, 0 for no bound; else at least
+   *     two blocks
    * @param spillFiles where the frame file goes
    */
   public PartitionedBlockBuffer(
       int numPartitions,
       int blockSize,
       int firstBuffer,
+      long largeMemory,
       BlockEncoder encoder,
       MemoryBudget budget,
       SpillFiles spillFiles) {
@@ -166,6 +220,15 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       throw new IllegalArgumentException(
           "The first buffer size must be 1 to " + blockSize + " bytes, not " + firstBuffer + ".");
     }
+    if (largeMemory != 0 && largeMemory < 2L * blockSize) {
+      throw new IllegalArgumentException(
+          "The large buffers' bound must be 0 or at least two blocks ("
+              + 2L * blockSize
+              + " bytes), not "
+              + largeMemory
+              + ".");
+    }
+    this.large = new LargeBuffers(largeMemory);
     this.blockSize = blockSize;
     this.encoder = encoder;
     this.budget = budget;
@@ -207,7 +270,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   public void append(int partition, byte[] bytes, int off, int len) throws IOException {
     Partition p = partitions[partition];
     if (p == null) {
-      p = new Partition();
+      p = new Partition(partition);
       partitions[partition] = p;
       partitionsWritten++;
     }
@@ -216,7 +279,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       int n = p.raw == null ? putChained(p, bytes, off, len) : putRaw(p, bytes, off, len);
       off += n;
       len -= n;
-      if (p.rawLength() == blockSize) {
+      if (p.blockLength() == blockSize) {
         int length = encodeFrame(p);
         frames.append(partition, frame, length);
       }
@@ -231,7 +294,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     if (at == 0 && !addChunk(p)) {
       return 0;
     }
-    int n = Math.min(len, chunks.chunkSize() - at);
+    int n = Math.min(Math.min(len, chunks.chunkSize() - at), blockSize - p.blockLength());
     chunks.put(p.tail, at, bytes, off, n);
     p.chained += n;
     return n;
@@ -241,7 +304,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     if (!p.raw.hasRemaining() && !growRaw(p)) {
       return 0;
     }
-    int n = Math.min(len, p.raw.remaining());
+    int n = Math.min(Math.min(len, p.raw.remaining()), blockSize - p.blockLength());
     p.raw.put(bytes, off, n);
     return n;
   }
@@ -265,30 +328,111 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     return true;
   }
 
-  /** Moves p's full chain into a direct buffer twice its size; false when it spilled. */
+  /**
+   * Moves p's full chain into a direct buffer twice its size; false when making room parked p or
+   * spilled.
+   */
   private boolean toDirect(Partition p) throws IOException {
-    int cap = Math.min(blockSize, smallLimit * 2);
-    if (!reserve(cap)) {
+    ByteBuffer raw = largeBuffer(p, Math.min(blockSize, smallLimit * 2));
+    if (raw == null) {
       return false;
     }
-    ByteBuffer raw = DirectMemory.allocate(cap);
     chunks.copyChain(p.head, p.chained, raw);
     freeChain(p);
     p.raw = raw;
+    large.add(p);
     return true;
   }
 
-  /** Doubles p's full direct buffer; false when it spilled. */
+  /** Doubles p's full direct buffer; false when making room parked p or spilled. */
   private boolean growRaw(Partition p) throws IOException {
-    int cap = p.raw.capacity();
-    int newCap = Math.min(blockSize, cap * 2);
-    if (!reserve(newCap - cap)) {
+    ByteBuffer bigger = largeBuffer(p, Math.min(blockSize, p.raw.capacity() * 2));
+    if (bigger == null) {
       return false;
     }
-    ByteBuffer bigger = DirectMemory.allocate(newCap);
     bigger.put(ByteBuffers.flip(p.raw));
-    DirectMemory.free(p.raw);
+    retire(p.raw);
     p.raw = bigger;
+    return true;
+  }
+
+  /**
+   * A direct buffer of at least {@code capacity} bytes for p within the large buffers' bound: a
+   * spare, else a new one, room made first by unmapping a spare, else by giving up another
+   * partition's buffer (an empty one as it is, a fuller one's bytes parked in the frame file: raw,
+   * the block is compressed once, when full). Null when p itself was the fullest and was parked
+   * instead, or when memory spilled (p is looked at again).
+   */
+  private ByteBuffer largeBuffer(Partition p, int capacity) throws IOException {
+    while (true) {
+      ByteBuffer spare = large.takeSpare(capacity);
+      if (spare != null) {
+        return spare;
+      }
+      if (large.fits(capacity)) {
+        return mapLarge(capacity);
+      }
+      ByteBuffer unused = large.dropSpare();
+      if (unused != null) {
+        unmapLarge(unused);
+        continue;
+      }
+      Partition v = large.victim();
+      if (v == null || v == p || (v.rawLength() > 0 && v.rawLength() <= p.rawLength())) {
+        park(p);
+        return null;
+      }
+      if (v.rawLength() > 0 && !park(v)) {
+        return null;
+      }
+      large.remove(v);
+      retire(v.raw);
+      v.raw = null;
+    }
+  }
+
+  /** A new large buffer, reserved; null when reserving spilled. */
+  private ByteBuffer mapLarge(int capacity) throws IOException {
+    if (!reserve(capacity)) {
+      return null;
+    }
+    large.mapped(capacity);
+    return DirectMemory.allocate(capacity);
+  }
+
+  private void unmapLarge(ByteBuffer b) {
+    large.unmapped(b.capacity());
+    release(b.capacity());
+    DirectMemory.free(b);
+  }
+
+  /**
+   * A large buffer no partition holds any more: a spare under a bound, where buffers go round;
+   * unmapped without one (nothing would take it back before the task ends).
+   */
+  private void retire(ByteBuffer b) {
+    if (large.bounded()) {
+      large.addSpare(b);
+    } else {
+      unmapLarge(b);
+    }
+  }
+
+  /**
+   * Moves p's bytes in memory to the frame file, after any it parked before; p keeps its buffer,
+   * empty. False when reserving the assembly block spilled instead (p was then sealed).
+   */
+  private boolean park(Partition p) throws IOException {
+    if (assembly == null) {
+      if (!reserve(blockSize)) {
+        return false;
+      }
+      assembly = DirectMemory.allocate(blockSize);
+    }
+    int n = p.rawLength();
+    p.addParked(frames.park(inMemory(p)), n);
+    parkedBytes += n;
+    emptyInMemory(p);
     return true;
   }
 
@@ -297,20 +441,38 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    * chunks go back to the free list); returns the frame length.
    */
   private int encodeFrame(Partition p) throws IOException {
-    makeFrame(encoder.maxFrameLength(p.rawLength()));
-    ByteBuffer input;
-    if (p.raw != null) {
-      input = ByteBuffers.flip(p.raw.duplicate());
-    } else {
-      input = gather(p);
-    }
+    makeFrame(encoder.maxFrameLength(p.blockLength()));
+    ByteBuffer input = p.parkedBytes > 0 ? assemble(p) : inMemory(p);
     int length = p.index().encode(encoder, input, frame);
+    emptyInMemory(p);
+    return length;
+  }
+
+  /** p's bytes in memory, readable: a view of its direct buffer, or its chain gathered. */
+  private ByteBuffer inMemory(Partition p) {
+    return p.raw != null ? ByteBuffers.flip(p.raw.duplicate()) : gather(p);
+  }
+
+  /** Empties p's bytes in memory (a chain's chunks go back to the free list). */
+  private void emptyInMemory(Partition p) {
     if (p.raw != null) {
       ByteBuffers.clear(p.raw);
     } else {
       freeChain(p);
     }
-    return length;
+  }
+
+  /** p's whole block in the assembly block: its parked bytes read back, then those in memory. */
+  private ByteBuffer assemble(Partition p) throws IOException {
+    ByteBuffers.clear(assembly);
+    for (int i = 0; i < p.parkedPieces; i++) {
+      frames.readParked(p.parked[2 * i], (int) p.parked[2 * i + 1], assembly);
+    }
+    assembly.put(inMemory(p));
+    p.parked = null;
+    p.parkedPieces = 0;
+    p.parkedBytes = 0;
+    return ByteBuffers.flip(assembly);
   }
 
   /** Makes {@link #frame} empty with at least {@code need} bytes, doubling as it grows. */
@@ -408,14 +570,14 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         if (p == null) {
           continue;
         }
-        if (p.rawLength() > 0) {
+        if (p.blockLength() > 0) {
           int length = encodeFrame(p);
           frames.append(i, frame, length);
           sealedBlocks++;
         }
         freed += freeRaw(p);
       }
-      freed += chunks.releaseAll();
+      freed += chunks.releaseAll() + freeSpares();
       if (freed > 0) {
         release(freed);
         memorySpilled += freed;
@@ -435,12 +597,12 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   public void writeTo(PartitionStreams streams) throws IOException {
     for (int i = 0; i < partitions.length; i++) {
       Partition p = partitions[i];
-      if (p == null || (p.blockCount() == 0 && p.rawLength() == 0)) {
+      if (p == null || (p.blockCount() == 0 && p.blockLength() == 0)) {
         continue;
       }
       OutputStream out = streams.open(i);
       frames.copyTo(i, out);
-      if (p.rawLength() > 0) {
+      if (p.blockLength() > 0) {
         int length = encodeFrame(p);
         out.write(frame.array(), 0, length);
       }
@@ -449,17 +611,33 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       release(freeRaw(p));
       partitions[i] = null;
     }
-    release(chunks.releaseAll());
+    release(chunks.releaseAll() + freeSpares());
   }
 
   /**
    * Frees a partition's direct buffer, if it has one; returns its bytes, for the caller to release
    * (a chain's chunks are the pages', released with them).
    */
-  private static long freeRaw(Partition p) {
-    long bytes = p.raw == null ? 0 : p.raw.capacity();
+  private long freeRaw(Partition p) {
+    if (p.raw == null) {
+      return 0;
+    }
+    int bytes = p.raw.capacity();
+    large.remove(p);
+    large.unmapped(bytes);
     DirectMemory.free(p.raw);
     p.raw = null;
+    return bytes;
+  }
+
+  /** Unmaps every spare large buffer; returns their bytes, for the caller to release. */
+  private long freeSpares() {
+    long bytes = 0;
+    for (ByteBuffer b = large.dropSpare(); b != null; b = large.dropSpare()) {
+      bytes += b.capacity();
+      large.unmapped(b.capacity());
+      DirectMemory.free(b);
+    }
     return bytes;
   }
 
@@ -498,6 +676,19 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     return sealedBlocks;
   }
 
+  /**
+   * Bytes parked in the frame file to keep the large buffers within their bound (each read back
+   * once, when its block is compressed).
+   */
+  public long parkedBytes() {
+    return parkedBytes;
+  }
+
+  /** Bytes of direct raw buffers held now: for tests. */
+  long largeBytes() {
+    return large.bytes();
+  }
+
   /** Deletes the frame file and gives all memory back. Idempotent. */
   @Override
   public void close() throws IOException {
@@ -511,8 +702,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         }
       }
       chunks.releaseAll();
+      freeSpares();
       DirectMemory.free(gather);
       gather = null;
+      DirectMemory.free(assembly);
+      assembly = null;
       if (held > 0) {
         budget.release(held);
         held = 0;

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param blockSize raw bytes per block (every block but a partition's last is exactly this long)
  * @param maxMemory most memory one task's block writer holds, 0 for no limit of its own
  * @param initialBufferSize first size of a partition's raw buffer in the block writer
+ * @param largeBufferMemory most bytes of one task's raw buffers past their chain of small chunks
+ *     (0: no bound)
  * @param probeIncompressible store blocks an {@code IncompressibleProbe} judges incompressible raw
  *     without a codec call
  * @param partitionStreams most partitions for which the block writer keeps a serialization stream
@@ -41,6 +43,7 @@ public final class WriterSettings {
   private final int blockSize;
   private final long maxMemory;
   private final int initialBufferSize;
+  private final long largeBufferMemory;
   private final boolean probeIncompressible;
   private final int partitionStreams;
   private final int hardwareMinBlock;
@@ -50,6 +53,7 @@ public final class WriterSettings {
       int blockSize,
       long maxMemory,
       int initialBufferSize,
+      long largeBufferMemory,
       boolean probeIncompressible,
       int partitionStreams,
       int hardwareMinBlock) {
@@ -65,14 +69,18 @@ public final class WriterSettings {
     }
     this.maxMemory = maxMemory;
     this.initialBufferSize = initialBufferSize;
+    this.largeBufferMemory = largeBufferMemory;
     this.probeIncompressible = probeIncompressible;
     this.partitionStreams = partitionStreams;
     this.hardwareMinBlock = hardwareMinBlock;
   }
 
-  /** Settings with the defaults for memory (no own limit, 4 KiB first buffers), no probe. */
+  /**
+   * Settings with the defaults for memory (no own limit, 4 KiB first buffers, no bound on large
+   * buffers), no probe.
+   */
   public WriterSettings(BlockCodec codec, int blockSize) {
-    this(codec, blockSize, 0, Math.min(4096, blockSize), false, DEFAULT_PARTITION_STREAMS, 0);
+    this(codec, blockSize, 0, Math.min(4096, blockSize), 0, false, DEFAULT_PARTITION_STREAMS, 0);
   }
 
   public BlockCodec codec() {
@@ -89,6 +97,10 @@ public final class WriterSettings {
 
   public int initialBufferSize() {
     return initialBufferSize;
+  }
+
+  public long largeBufferMemory() {
+    return largeBufferMemory;
   }
 
   public boolean probeIncompressible() {

@@ -33,6 +33,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -324,6 +325,99 @@ class PartitionedBlockBufferTest {
   }
 
   @Test
+  void largeBuffersStayWithinTheirBoundAndTheOutputIsTheSame(@TempDir Path dir) throws Exception {
+    // 40 partitions filling at the same pace to about 300 KiB each: unbounded, all 40 hold up to a
+    // full 256 KiB block at once (10 MiB); bounded at 2 MiB, the fullest ones' bytes are parked in
+    // the frame file and read back when their block is full: the same frames, the same calls.
+    Bounded unbounded = bounded(0, dir);
+    Bounded bounded = bounded(2L << 20, dir);
+    assertEquals(0, unbounded.parked);
+    assertTrue(bounded.parked > 0, "expected parked bytes");
+    assertTrue(unbounded.maxLarge > 8L << 20, "unbounded " + unbounded.maxLarge);
+    assertTrue(bounded.maxLarge <= 2L << 20, "bounded " + bounded.maxLarge);
+    // The large buffers, the 64 KiB gather block and the one-block assembly block are all mapped.
+    assertTrue(
+        bounded.maxMapped <= (2L << 20) + PartitionedBlockBuffer.SMALL_MOST + 256 * 1024,
+        "mapped " + bounded.maxMapped);
+    assertEquals(unbounded.result.codecCalls(), bounded.result.codecCalls());
+    Map<Integer, ByteArrayOutputStream> before = unbounded.result.collected().out;
+    Map<Integer, ByteArrayOutputStream> after = bounded.result.collected().out;
+    assertEquals(before.keySet(), after.keySet());
+    for (Map.Entry<Integer, ByteArrayOutputStream> e : before.entrySet()) {
+      assertArrayEquals(
+          e.getValue().toByteArray(),
+          after.get(e.getKey()).toByteArray(),
+          "partition " + e.getKey());
+    }
+    assertSameBytes(bounded.result);
+  }
+
+  /** What {@link #bounded} saw. */
+  private record Bounded(Result result, long parked, long maxLarge, long maxMapped) {}
+
+  /** 40 partitions of about 300 KiB, written with the large buffers bounded at {@code bound}. */
+  private static Bounded bounded(long bound, Path dir) throws Exception {
+    int partitions = 40;
+    long mapped = DirectMemory.mappedBytes();
+    Map<Integer, ByteArrayOutputStream> expected = new HashMap<>();
+    Collected collected = new Collected();
+    Random r = new Random(11);
+    byte[] rec = new byte[120];
+    long maxLarge = 0;
+    long maxMapped = 0;
+    long calls;
+    long parked;
+    LimitedBudget budget = new LimitedBudget(1L << 30);
+    try (BlockEncoder enc = new BlockEncoder(zlib());
+        PartitionedBlockBuffer buf =
+            new PartitionedBlockBuffer(
+                partitions,
+                256 * 1024,
+                4096,
+                bound,
+                enc,
+                budget,
+                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+      for (int i = 0; i < partitions * 2560; i++) {
+        int p = r.nextInt(partitions);
+        r.nextBytes(rec);
+        Arrays.fill(rec, 0, 100, (byte) ('a' + r.nextInt(4)));
+        buf.append(p, rec, 0, rec.length);
+        expected.computeIfAbsent(p, k -> new ByteArrayOutputStream()).write(rec);
+        maxLarge = Math.max(maxLarge, buf.largeBytes());
+        maxMapped = Math.max(maxMapped, DirectMemory.mappedBytes() - mapped);
+      }
+      assertEquals(0, buf.spillCount(), "the bound is not a spill");
+      buf.writeTo(collected);
+      assertEquals(0, buf.largeBytes());
+      calls = enc.stats().codecCalls();
+      parked = buf.parkedBytes();
+    }
+    assertEquals(mapped, DirectMemory.mappedBytes());
+    return new Bounded(
+        new Result(collected, expected, calls, 0, 0, budget), parked, maxLarge, maxMapped);
+  }
+
+  @Test
+  void aBoundUnderTwoBlocksIsRefused(@TempDir Path dir) throws Exception {
+    try (BlockEncoder enc = new BlockEncoder(zlib())) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  new PartitionedBlockBuffer(
+                      4,
+                      BLOCK,
+                      1024,
+                      2L * BLOCK - 1,
+                      enc,
+                      new LimitedBudget(1L << 30),
+                      () -> Files.createTempFile(dir, "s", "")));
+      assertTrue(e.getMessage().contains("two blocks"), e.getMessage());
+    }
+  }
+
+  @Test
   void smallRawBuffersAreChunksOfAFewPages(@TempDir Path dir) throws Exception {
     // 20,000 partitions of about 200 bytes each: one 512-byte chunk each, in pages of just under
     // 1 MiB past the first few small ones, and no direct buffer.
@@ -340,6 +434,7 @@ class PartitionedBlockBufferTest {
                 partitions,
                 256 * 1024,
                 first,
+                0,
                 enc,
                 budget,
                 () -> Files.createTempFile(dir, "spill", ".frames"))) {

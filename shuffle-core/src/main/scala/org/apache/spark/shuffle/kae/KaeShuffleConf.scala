@@ -97,6 +97,20 @@ private[spark] object KaeShuffleConf {
     .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
     .createWithDefaultString("4k")
 
+  val WRITER_LARGE_BUFFER_MEMORY: ConfigEntry[Long] = entry("writer.largeBufferMemory")
+    .doc("Most bytes one map task's block writer keeps in large raw buffers: a partition's " +
+      "buffer past its first 64 KiB, one direct buffer growing to the block size. When one " +
+      "would grow past this, the fullest partition's bytes are parked, raw, in the task's " +
+      "frame file and its buffer freed; they are read back when that partition's block is " +
+      "full, so every block is still compressed once, whole, and the output is byte for byte " +
+      "the same. Without it a task holds up to partitions x blockSize (200 partitions: 50 " +
+      "MiB); with it this, plus partitions x 64 KiB of small buffers and one block to put a " +
+      "parked block back together. Parking costs a write and a read of the bytes parked " +
+      "(the page cache's, usually). 0 for no bound; else at least two blocks.")
+    .bytesConf(ByteUnit.BYTE)
+    .checkValue(v => v >= 0, "Use 0 (no bound) or a size of at least two blocks.")
+    .createWithDefaultString("16m")
+
   val WRITER_PROBE_INCOMPRESSIBLE: ConfigEntry[String] = entry("writer.probeIncompressible")
     .doc("Before compressing a block, test a sample of it (16 KiB of a 256 KiB block: byte " +
       "entropy and repeated 8-byte sequences) and store a block judged incompressible raw, " +

@@ -221,8 +221,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
     case h: KaeShuffleHandle[K @unchecked, V @unchecked, _] =>
       val ids = kaeMapIds.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
       ids.synchronized { ids.add(mapId) }
-      val onStats = (stats: BlockStats, times: WriteTimes) =>
-        report(h, ShuffleCounts.ofWrite(stats, times))
+      val onStats = (stats: BlockStats, written: WriteReport) =>
+        report(h, ShuffleCounts.ofWrite(stats, written))
       val task = MapTask(
         mapId,
         context,

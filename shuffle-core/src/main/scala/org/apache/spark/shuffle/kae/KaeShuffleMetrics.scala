@@ -112,6 +112,7 @@ private[spark] object KaeShuffleMetrics {
   val ReadWaitNanos = Prefix + "read.waitNanos"
   val ReadMappedBytes = Prefix + "read.mappedBytes"
   val ReadFileReadBytes = Prefix + "read.fileReadBytes"
+  val WriteParkedBytes = Prefix + "write.parkedBytes"
   val ReadInPlaceBytes = Prefix + "read.inPlaceBytes"
   val ReadCopiedBytes = Prefix + "read.copiedBytes"
   // The shuffle doctor's links (ShuffleDoctor), besides the codec times above.
@@ -152,7 +153,8 @@ private[spark] object KaeShuffleMetrics {
     ReadOverflowBlocks,
     ReadSessions,
     ReadSessionWaitNanos,
-    ReadFileReadBytes
+    ReadFileReadBytes,
+    WriteParkedBytes
   )
 
   private val Places: Map[String, Int] = Names.zipWithIndex.toMap

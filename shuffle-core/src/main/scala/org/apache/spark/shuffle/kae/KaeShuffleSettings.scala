@@ -40,6 +40,7 @@ private[spark] case class KaeShuffleSettings(
     blockSize: Int,
     writerMaxMemory: Long,
     writerInitialBuffer: Int,
+    writerLargeBufferMemory: Long,
     probeIncompressible: Option[Boolean],
     partitionStreams: Int,
     hardwareMinBlock: Int,
@@ -61,6 +62,7 @@ private[spark] case class KaeShuffleSettings(
     blockSize,
     writerMaxMemory,
     writerInitialBuffer,
+    writerLargeBufferMemory,
     probeIncompressible.getOrElse(probesByDefault(codec)),
     partitionStreams,
     hardwareMinBlock
@@ -108,12 +110,19 @@ private[spark] object KaeShuffleSettings {
       throw new IllegalArgumentException(s"'$initialBuffer' in ${WRITER_INITIAL_BUFFER.key} is " +
         s"invalid. It cannot exceed ${BLOCK_SIZE.key} ($blockSize bytes).")
     }
+    val largeBuffers = conf.get(WRITER_LARGE_BUFFER_MEMORY)
+    if (largeBuffers != 0 && largeBuffers < 2L * blockSize) {
+      throw new IllegalArgumentException(s"'${conf.get(WRITER_LARGE_BUFFER_MEMORY.key, "")}' in " +
+        s"${WRITER_LARGE_BUFFER_MEMORY.key} is invalid. Use 0 (no bound) or at least two blocks " +
+        s"of ${BLOCK_SIZE.key} (${2L * blockSize} bytes).")
+    }
     KaeShuffleSettings(
       conf.get(ENABLED),
       codecOptions(conf),
       blockSize,
       conf.get(WRITER_MAX_MEMORY),
       initialBuffer.toInt,
+      largeBuffers,
       conf.get(WRITER_PROBE_INCOMPRESSIBLE) match {
         case "auto" => None
         case other => Some(other.toBoolean)

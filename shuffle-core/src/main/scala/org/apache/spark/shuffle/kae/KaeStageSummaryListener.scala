@@ -109,6 +109,9 @@ private[spark] object KaeStageSummaryListener {
           s" (ratio ${ratio(t(WriteRawBytes), t(WriteStoredBytes))}), ${t(WriteCodecCalls)}" +
           s" codec calls (${perCall(t(WriteRawBytes), t(WriteCodecCalls))} per call)," +
           s" codec ${millis(t(WriteCodecNanos))}, ${t(WriteStoredRawBlocks)} blocks stored raw" +
+          (if (t(WriteParkedBytes) > 0) {
+             s", ${mib(t(WriteParkedBytes))} raw parked on disk to bound the buffers"
+           } else "") +
           (if (t(WriteProbedRawBlocks) > 0) {
              s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
            } else "") + software(t(WriteSoftwareBlocks)) +

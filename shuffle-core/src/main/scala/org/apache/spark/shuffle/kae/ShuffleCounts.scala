@@ -95,8 +95,8 @@ private[spark] object ShuffleCounts {
     }
   }
 
-  /** A map task's counts: its encoder's statistics and its writer's times. */
-  def ofWrite(s: BlockStats, times: WriteTimes): ShuffleCounts = ShuffleCounts(Map(
+  /** A map task's counts: its encoder's statistics and its writer's report. */
+  def ofWrite(s: BlockStats, report: WriteReport): ShuffleCounts = ShuffleCounts(Map(
     WriteRawBytes -> s.rawBytes(),
     WriteStoredBytes -> s.storedBytes(),
     WriteCodecCalls -> s.codecCalls(),
@@ -109,8 +109,9 @@ private[spark] object ShuffleCounts {
     WriteOverflowBlocks -> s.overflowBlocks(),
     WriteSessions -> s.sessionsOpened(),
     WriteSessionWaitNanos -> s.sessionWaitNanos(),
-    WriteSerializeNanos -> times.serializeNanos,
-    WriteDiskNanos -> times.diskNanos
+    WriteSerializeNanos -> report.serializeNanos,
+    WriteDiskNanos -> report.diskNanos,
+    WriteParkedBytes -> report.parkedBytes
   ))
 
   /** A reduce task's counts: its decoders' statistics and where its bytes came from. */

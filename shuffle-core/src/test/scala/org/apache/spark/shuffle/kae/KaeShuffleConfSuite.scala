@@ -38,6 +38,8 @@ class KaeShuffleConfSuite extends AnyFunSuite {
     assert(s.codecOptions.kaezipLibrary == "/usr/local/kaezip/lib/libz.so")
     assert(!s.codecOptions.kaezipSkipHardwareCheck)
     assert(s.writerMaxMemory == 0 && s.writerInitialBuffer == 4096)
+    assert(s.writerLargeBufferMemory == 16L * 1024 * 1024)
+    assert(settingsOf(WRITER_LARGE_BUFFER_MEMORY.key -> "0").writerLargeBufferMemory == 0)
   }
 
   test("auto probes blocks for the software deflate codecs only, not for KAEzip nor lz4") {
@@ -84,6 +86,10 @@ class KaeShuffleConfSuite extends AnyFunSuite {
       Seq(WRITER_INITIAL_BUFFER.key -> "100") -> Seq(WRITER_INITIAL_BUFFER.key, "1k"),
       Seq(WRITER_INITIAL_BUFFER.key -> "64k", BLOCK_SIZE.key -> "32k") ->
         Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768"),
+      Seq(WRITER_LARGE_BUFFER_MEMORY.key -> "-1m") -> Seq(WRITER_LARGE_BUFFER_MEMORY.key),
+      // A bound under two blocks could never hold a full block with another partition's.
+      Seq(WRITER_LARGE_BUFFER_MEMORY.key -> "4m", BLOCK_SIZE.key -> "4m") ->
+        Seq(WRITER_LARGE_BUFFER_MEMORY.key, "'4m'", "two blocks", BLOCK_SIZE.key, "8388608"),
       // Decoded blocks in a file of the local dirs would be plaintext on disk.
       Seq(READER_WINDOW_KIND.key -> "mapped", "spark.io.encryption.enabled" -> "true") ->
         Seq(READER_WINDOW_KIND.key, "mapped", "spark.io.encryption.enabled", "direct")

@@ -63,6 +63,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   /** Time in Spark's map output streams and commit: the doctor's disk link, with the frame file's. */
   private var outputNanos = 0L
   private var diskNanos = 0L
+  private var parkedBytes = 0L
   private val shims = WriterShims.current
   private val rowChecksums = shims.rowChecksums(dep)
 
@@ -85,6 +86,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       numPartitions,
       settings.blockSize,
       PartitionedBlockBuffer.firstBuffer(numPartitions, settings.initialBufferSize),
+      settings.largeBufferMemory,
       encoder,
       memory,
       () => shims.newSpillFile(blockManager)
@@ -291,13 +293,15 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       val start = System.nanoTime()
       if (buffer != null) {
         diskNanos = buffer.diskNanos
+        parkedBytes = buffer.parkedBytes
         buffer.close()
         buffer = null
       }
       if (encoder != null) {
-        val times = if (serialize == null) WriteTimes.None
-        else WriteTimes(serialize.estimate(), diskNanos + outputNanos)
-        try onStats(encoder.stats(), times)
+        val report =
+          if (serialize == null) WriteReport(0L, 0L, parkedBytes)
+          else WriteReport(serialize.estimate(), diskNanos + outputNanos, parkedBytes)
+        try onStats(encoder.stats(), report)
         finally {
           encoders.giveBack(encoder)
           encoder = null

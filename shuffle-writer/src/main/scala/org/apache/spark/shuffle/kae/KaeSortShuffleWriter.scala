@@ -92,7 +92,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       try {
         onStats(
           encoder.stats(),
-          if (serialize == null) WriteTimes.None else WriteTimes(serialize.estimate(), diskNanos))
+          if (serialize == null) WriteReport.None
+          else WriteReport(serialize.estimate(), diskNanos, 0L))
       } finally {
         encoders.giveBack(encoder)
       }

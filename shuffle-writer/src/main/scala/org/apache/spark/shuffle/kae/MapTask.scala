@@ -25,7 +25,7 @@ import org.apache.spark.shuffle.api.ShuffleExecutorComponents
  * task, where Spark's metrics and files go, how to write, and where its statistics go.
  *
  * @param encoders the executor's encoders: a task borrows one and gives it back when it stops
- * @param doctor measure the shuffle doctor's serialization and disk links ([[WriteTimes]])
+ * @param doctor measure the shuffle doctor's serialization and disk links (in [[WriteReport]])
  * @param onStats receives the block statistics and the writer's times once the output is written
  *     (or failed)
  */
@@ -37,4 +37,4 @@ private[spark] case class MapTask(
     settings: WriterSettings,
     encoders: EncoderPool,
     doctor: Boolean,
-    onStats: (BlockStats, WriteTimes) => Unit)
+    onStats: (BlockStats, WriteReport) => Unit)

@@ -14,16 +14,18 @@
 package org.apache.spark.shuffle.kae
 
 /**
- * Where a map task's writer spent its time, besides the codec (in the block statistics): the
- * shuffle doctor's serialization and disk links. Zero when the doctor is off.
+ * What a map task's writer reports besides the codec's statistics: the shuffle doctor's
+ * serialization and disk links (zero when the doctor is off) and the raw bytes it parked on disk.
  *
  * @param serializeNanos serializing records into block buffers (estimated from sampled records:
  *     [[io.github.kaeshuffle.diagnostics.RecordSample]]; the upstream's time, which for a blocking
  *     operator all comes before the first record, is not in it)
  * @param diskNanos writing spills and the map output, committing it (exact, codec calls left out)
+ * @param parkedBytes raw bytes the block writer parked in its frame file to keep its large buffers
+ *     within spark.shuffle.kae.writer.largeBufferMemory (each written and read back once)
  */
-private[spark] case class WriteTimes(serializeNanos: Long, diskNanos: Long)
+private[spark] case class WriteReport(serializeNanos: Long, diskNanos: Long, parkedBytes: Long)
 
-private[spark] object WriteTimes {
-  val None: WriteTimes = WriteTimes(0L, 0L)
+private[spark] object WriteReport {
+  val None: WriteReport = WriteReport(0L, 0L, 0L)
 }
