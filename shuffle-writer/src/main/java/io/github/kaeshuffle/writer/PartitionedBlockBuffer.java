@@ -38,11 +38,12 @@ import java.util.Arrays;
  * nothing. One that fills {@link #SMALL_MOST} bytes (or the block, if smaller) moves into one
  * direct buffer ({@link DirectMemory}, mapped from the kernel at that size and freed as soon as it
  * is done with), which doubles up to the block size; those large buffers together stay within their
- * own bound ({@link LargeBuffers}), the fullest partial block compressed early when a buffer would
- * pass it. A chain's bytes are gathered into the direct gather block when its frame is made, so the
- * codec always reads memory the collector does not move. When the budget says no, every partition's
- * partial block is sealed as a short frame into the file and all raw memory freed (a spill). Not
- * thread-safe: one task's thread.
+ * own bound ({@link LargeBuffers}): when a buffer would pass it, the fullest partition's bytes are
+ * parked, raw, in the frame file, and read back into one assembly block when its block is full, so
+ * each block is still compressed once, whole. A chain's bytes are gathered into the direct gather
+ * block when its frame is made, so the codec always reads memory the collector does not move. When
+ * the budget says no, every partition's partial block is sealed as a short frame into the file and
+ * all raw memory freed (a spill). Not thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
   /**
