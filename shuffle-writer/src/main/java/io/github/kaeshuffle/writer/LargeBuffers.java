@@ -27,7 +27,7 @@ import java.util.Arrays;
  * giving up the buffer {@link #victim()} names: one holding no bytes as it is, else the fullest,
  * its bytes parked in the frame file first. A buffer given up becomes a spare rather than being
  * unmapped, so that at the bound buffers go round instead of being mapped from the kernel and
- * faulted in afresh each time (a first cut that unmapped them took 10% more CPU on a map output of
+ * faulted in afresh each time (a first cut that unmapped them took 12% more CPU on a map output of
  * 190 MiB per task). Not thread-safe: one task's thread.
  */
 final class LargeBuffers {
