@@ -64,17 +64,7 @@ final class FrameFile implements AutoCloseable {
 
   /** Appends the frame in {@code frame}'s first {@code frameLength} bytes to a partition. */
   void append(int partition, ByteBuffer frame, int frameLength) throws IOException {
-    long t = System.nanoTime();
-    if (channel == null) {
-      open();
-    }
-    ByteBuffer bytes = ByteBuffers.range(frame, 0, frameLength);
-    while (bytes.hasRemaining()) {
-      channel.write(bytes, length + bytes.position());
-    }
-    diskNanos += System.nanoTime() - t;
-    addRun(partition, length, frameLength);
-    length += frameLength;
+    addRun(partition, write(ByteBuffers.range(frame, 0, frameLength)), frameLength);
   }
 
   /**
@@ -83,6 +73,11 @@ final class FrameFile implements AutoCloseable {
    * copied out.
    */
   long park(ByteBuffer bytes) throws IOException {
+    return write(bytes);
+  }
+
+  /** Appends {@code bytes}' remaining bytes to the file, made if need be; returns where. */
+  private long write(ByteBuffer bytes) throws IOException {
     long t = System.nanoTime();
     if (channel == null) {
       open();

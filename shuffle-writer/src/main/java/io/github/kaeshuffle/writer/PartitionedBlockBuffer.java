@@ -402,9 +402,15 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   private void unmapLarge(ByteBuffer b) {
-    large.unmapped(b.capacity());
-    release(b.capacity());
+    release(unmap(b));
+  }
+
+  /** Unmaps a large buffer; returns its bytes, for the caller to release. */
+  private int unmap(ByteBuffer b) {
+    int bytes = b.capacity();
+    large.unmapped(bytes);
     DirectMemory.free(b);
+    return bytes;
   }
 
   /**
@@ -623,10 +629,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     if (p.raw == null) {
       return 0;
     }
-    int bytes = p.raw.capacity();
     large.remove(p);
-    large.unmapped(bytes);
-    DirectMemory.free(p.raw);
+    int bytes = unmap(p.raw);
     p.raw = null;
     return bytes;
   }
@@ -635,9 +639,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private long freeSpares() {
     long bytes = 0;
     for (ByteBuffer b = large.dropSpare(); b != null; b = large.dropSpare()) {
-      bytes += b.capacity();
-      large.unmapped(b.capacity());
-      DirectMemory.free(b);
+      bytes += unmap(b);
     }
     return bytes;
   }

@@ -101,7 +101,8 @@ private[spark] object KaeShuffleConf {
     .doc("Most bytes one map task's block writer keeps in large raw buffers: a partition's " +
       "buffer past its first 64 KiB, one direct buffer growing to the block size. When one " +
       "would grow past this, the fullest partition's bytes are parked, raw, in the task's " +
-      "frame file and its buffer freed; they are read back when that partition's block is " +
+      "frame file and its buffer handed to the next partition that needs one; they are read " +
+      "back when that partition's block is " +
       "full, so every block is still compressed once, whole, and the output is byte for byte " +
       "the same. Without it a task holds up to partitions x blockSize (200 partitions: 50 " +
       "MiB); with it this, plus partitions x 64 KiB of small buffers and one block to put a " +
