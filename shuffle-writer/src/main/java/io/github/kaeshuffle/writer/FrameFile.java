@@ -21,31 +21,31 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 /**
  * The block writer's compressed frames, on disk as soon as they are made: one file per map task,
- * frames appended in the order the partitions fill their blocks, and for each partition where its
+ * frames written in the order the partitions fill their blocks, and for each partition where its
  * frames lie. At commit each partition's frames are copied out in order, never recompressed, so a
  * task holds only the raw blocks being filled, whatever the size of its output. Spark's
  * bypass-merge writer also writes a map output twice (a file per partition, then concatenated); one
- * file keeps the writes sequential and one file open. The file is made with the first frame, so a
- * map output that fills no block never touches it. Not thread-safe: one task's thread.
+ * file keeps the writes sequential and one file open. The file is made with the first write, so a
+ * map output that fills no block never touches it. It also holds raw bytes parked to bound the
+ * writer's buffers (see {@link LargeBuffers}); once read back their space is a hole the next writes
+ * fill before the file grows, so parked bytes take at most a block per partition of it, not all
+ * ever parked. Not thread-safe: one task's thread.
  */
 final class FrameFile implements AutoCloseable {
-  private static final long[] NONE = new long[0];
-
   private final SpillFiles files;
 
   private final int partitions;
 
-  /**
-   * Per partition, its runs of frames as (offset, length) pairs, in the order written; a frame that
-   * starts where the partition's last run ends extends it. Made with the file (null until then).
-   */
-  private long[][] runs;
+  /** Per partition, where its frames lie, in order; made with the file, an entry with its first. */
+  private Extents[] frames;
 
-  private int[] runCount;
+  /** Per partition, where its parked bytes lie, in order; like {@link #frames}. */
+  private Extents[] parked;
+
+  private final FileHoles holes = new FileHoles();
 
   /**
    * Frames on their way back from the file; made with the file (most small tasks never have one).
@@ -54,7 +54,13 @@ final class FrameFile implements AutoCloseable {
 
   private Path path;
   private FileChannel channel;
-  private long length;
+
+  /** Where the file ends: the next write past the holes goes there. */
+  private long end;
+
+  /** Bytes ever written: frames and parked bytes. */
+  private long written;
+
   private long diskNanos;
 
   FrameFile(SpillFiles files, int partitions) {
@@ -62,39 +68,74 @@ final class FrameFile implements AutoCloseable {
     this.partitions = partitions;
   }
 
-  /** Appends the frame in {@code frame}'s first {@code frameLength} bytes to a partition. */
+  /** Writes the frame in {@code frame}'s first {@code frameLength} bytes for a partition. */
   void append(int partition, ByteBuffer frame, int frameLength) throws IOException {
-    addRun(partition, write(ByteBuffers.range(frame, 0, frameLength)), frameLength);
+    openOnce();
+    write(ByteBuffers.range(frame, 0, frameLength), of(frames, partition));
   }
 
   /**
-   * Appends raw bytes parked by a partition (the start of a block not yet full, see {@link
-   * LargeBuffers}); returns where they lie, for {@link #readParked}. They are not a frame: never
-   * copied out.
+   * Writes raw bytes parked by a partition, after any it parked before: the start of a block not
+   * yet full (see {@link LargeBuffers}), read back whole by {@link #readParked}, never copied out.
    */
-  long park(ByteBuffer bytes) throws IOException {
-    return write(bytes);
+  void park(int partition, ByteBuffer bytes) throws IOException {
+    openOnce();
+    write(bytes, of(parked, partition));
   }
 
-  /** Appends {@code bytes}' remaining bytes to the file, made if need be; returns where. */
-  private long write(ByteBuffer bytes) throws IOException {
+  /**
+   * Writes {@code bytes}' remaining bytes into the holes first, then at the end, noted in where.
+   */
+  private void write(ByteBuffer bytes, Extents where) throws IOException {
     long t = System.nanoTime();
-    if (channel == null) {
-      open();
-    }
-    long at = length;
-    int start = bytes.position();
     while (bytes.hasRemaining()) {
-      channel.write(bytes, at + bytes.position() - start);
+      int n = bytes.remaining();
+      long at = end;
+      if (!holes.isEmpty()) {
+        at = holes.firstOffset();
+        n = (int) Math.min(n, holes.firstLength());
+        holes.takeFirst(n);
+      }
+      ByteBuffer piece = ByteBuffers.range(bytes, bytes.position(), bytes.position() + n);
+      while (piece.hasRemaining()) {
+        channel.write(piece, at + piece.position() - bytes.position());
+      }
+      ByteBuffers.position(bytes, bytes.position() + n);
+      where.add(at, n);
+      end = Math.max(end, at + n);
+      written += n;
     }
-    length += bytes.position() - start;
     diskNanos += System.nanoTime() - t;
-    return at;
   }
 
-  /** Reads {@code count} parked bytes from {@code offset} into {@code dst}. */
-  void readParked(long offset, int count, ByteBuffer dst) throws IOException {
+  /** The partition's extents in {@code table}, made on first use. */
+  private static Extents of(Extents[] table, int partition) {
+    if (table[partition] == null) {
+      table[partition] = new Extents();
+    }
+    return table[partition];
+  }
+
+  /**
+   * Reads back all the bytes a partition parked, in order, into {@code dst}; their space becomes a
+   * hole for the next writes.
+   */
+  void readParked(int partition, ByteBuffer dst) throws IOException {
+    Extents p = parked == null ? null : parked[partition];
+    if (p == null) {
+      return;
+    }
     long t = System.nanoTime();
+    for (int i = 0; i < p.count(); i++) {
+      readFully(p.offset(i), (int) p.length(i), dst);
+      holes.add(p.offset(i), p.length(i));
+    }
+    p.clear();
+    diskNanos += System.nanoTime() - t;
+  }
+
+  /** Reads {@code count} bytes from {@code offset} into {@code dst}, advancing it. */
+  private void readFully(long offset, int count, ByteBuffer dst) throws IOException {
     int start = dst.position();
     ByteBuffer into = ByteBuffers.range(dst, start, start + count);
     while (into.hasRemaining()) {
@@ -104,13 +145,15 @@ final class FrameFile implements AutoCloseable {
       }
     }
     ByteBuffers.position(dst, start + count);
-    diskNanos += System.nanoTime() - t;
   }
 
-  private void open() throws IOException {
-    runs = new long[partitions][];
-    runCount = new int[partitions];
-    Arrays.fill(runs, NONE);
+  /** Makes the file, with the first write. */
+  private void openOnce() throws IOException {
+    if (channel != null) {
+      return;
+    }
+    frames = new Extents[partitions];
+    parked = new Extents[partitions];
     copy = ByteBuffer.allocate(64 * 1024);
     path = files.newSpillFile();
     channel =
@@ -122,33 +165,16 @@ final class FrameFile implements AutoCloseable {
             StandardOpenOption.TRUNCATE_EXISTING);
   }
 
-  private void addRun(int partition, long offset, int frameLength) {
-    long[] r = runs[partition];
-    int n = runCount[partition];
-    if (n > 0 && r[2 * n - 2] + r[2 * n - 1] == offset) {
-      r[2 * n - 1] += frameLength;
-      return;
-    }
-    if (2 * n == r.length) {
-      r = Arrays.copyOf(r, Math.max(4, 2 * r.length));
-      runs[partition] = r;
-    }
-    r[2 * n] = offset;
-    r[2 * n + 1] = frameLength;
-    runCount[partition] = n + 1;
-  }
-
-  /** Copies a partition's frames, in the order they were appended, to {@code out}. */
+  /** Copies a partition's frames, in the order they were written, to {@code out}. */
   void copyTo(int partition, OutputStream out) throws IOException {
-    if (runs == null) {
+    Extents r = frames == null ? null : frames[partition];
+    if (r == null) {
       return;
     }
-    long[] r = runs[partition];
-    for (int i = 0; i < runCount[partition]; i++) {
-      copyRange(r[2 * i], r[2 * i] + r[2 * i + 1], out);
+    for (int i = 0; i < r.count(); i++) {
+      copyRange(r.offset(i), r.offset(i) + r.length(i), out);
     }
-    runs[partition] = NONE;
-    runCount[partition] = 0;
+    frames[partition] = null;
   }
 
   private void copyRange(long from, long to, OutputStream out) throws IOException {
@@ -168,9 +194,14 @@ final class FrameFile implements AutoCloseable {
     }
   }
 
-  /** Bytes written to the file: frames and parked bytes. */
+  /** Bytes ever written to the file: frames and parked bytes. */
   long bytes() {
-    return length;
+    return written;
+  }
+
+  /** The file's length: frames, parked bytes not yet read back, and holes. */
+  long length() {
+    return end;
   }
 
   /** Time in the file: writing frames and reading them back. */

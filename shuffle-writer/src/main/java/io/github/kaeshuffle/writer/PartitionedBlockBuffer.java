@@ -21,7 +21,6 @@ import io.github.kaeshuffle.format.SegmentIndexBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
@@ -115,12 +114,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     /** Bytes in the chain. */
     int chained;
 
-    /** The block's first bytes, parked in the frame file: (offset, length) pairs; null if none. */
-    long[] parked;
-
-    int parkedPieces;
-
-    /** Bytes parked, the block's first; 0 if none. */
+    /** The block's first bytes, parked in the frame file; 0 if none. */
     int parkedBytes;
 
     Partition(int id) {
@@ -135,18 +129,6 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     /** The block's bytes so far: parked and in memory. */
     int blockLength() {
       return parkedBytes + rawLength();
-    }
-
-    void addParked(long offset, int length) {
-      if (parked == null) {
-        parked = new long[8];
-      } else if (2 * parkedPieces == parked.length) {
-        parked = Arrays.copyOf(parked, parked.length * 2);
-      }
-      parked[2 * parkedPieces] = offset;
-      parked[2 * parkedPieces + 1] = length;
-      parkedPieces++;
-      parkedBytes += length;
     }
 
     /**
@@ -437,7 +419,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       assembly = DirectMemory.allocate(blockSize);
     }
     int n = p.rawLength();
-    p.addParked(frames.park(inMemory(p)), n);
+    frames.park(p.id, inMemory(p));
+    p.parkedBytes += n;
     parkedBytes += n;
     emptyInMemory(p);
     return true;
@@ -472,12 +455,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** p's whole block in the assembly block: its parked bytes read back, then those in memory. */
   private ByteBuffer assemble(Partition p) throws IOException {
     ByteBuffers.clear(assembly);
-    for (int i = 0; i < p.parkedPieces; i++) {
-      frames.readParked(p.parked[2 * i], (int) p.parked[2 * i + 1], assembly);
-    }
+    frames.readParked(p.id, assembly);
     assembly.put(inMemory(p));
-    p.parked = null;
-    p.parkedPieces = 0;
     p.parkedBytes = 0;
     return ByteBuffers.flip(assembly);
   }
@@ -690,6 +669,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   /** Bytes of direct raw buffers held now: for tests. */
   long largeBytes() {
     return large.bytes();
+  }
+
+  /** The frame file's length now (frames, parked bytes and holes): for tests. */
+  long frameFileLength() {
+    return frames.length();
   }
 
   /** Deletes the frame file and gives all memory back. Idempotent. */

@@ -329,8 +329,8 @@ class PartitionedBlockBufferTest {
     // 40 partitions filling at the same pace to about 300 KiB each: unbounded, all 40 hold up to a
     // full 256 KiB block at once (10 MiB); bounded at 2 MiB, the fullest ones' bytes are parked in
     // the frame file and read back when their block is full: the same frames, the same calls.
-    Bounded unbounded = bounded(0, dir);
-    Bounded bounded = bounded(2L << 20, dir);
+    Bounded unbounded = bounded(0, 40, 2560, dir);
+    Bounded bounded = bounded(2L << 20, 40, 2560, dir);
     assertEquals(0, unbounded.parked);
     assertTrue(bounded.parked > 0, "expected parked bytes");
     assertTrue(unbounded.maxLarge > 8L << 20, "unbounded " + unbounded.maxLarge);
@@ -352,12 +352,32 @@ class PartitionedBlockBufferTest {
     assertSameBytes(bounded.result);
   }
 
-  /** What {@link #bounded} saw. */
-  private record Bounded(Result result, long parked, long maxLarge, long maxMapped) {}
+  @Test
+  void parkedBytesReadBackLeaveSpaceTheNextWritesReuse(@TempDir Path dir) throws Exception {
+    // 8 partitions of about 2.3 MiB, bounded at two 256 KiB blocks: most bytes are parked, many
+    // times over the 2 MiB a block per partition comes to. The frame file holds the frames and at
+    // most a block per partition of parked bytes; without reuse it would hold every parked byte.
+    int partitions = 8;
+    Bounded unbounded = bounded(0, partitions, 20_000, dir);
+    Bounded bounded = bounded(512 * 1024, partitions, 20_000, dir);
+    long blocks = partitions * 256L * 1024;
+    assertTrue(bounded.parked > 4 * blocks, "parked " + bounded.parked);
+    assertTrue(
+        bounded.maxFile <= unbounded.maxFile + blocks,
+        "frame file " + bounded.maxFile + ", frames alone " + unbounded.maxFile);
+    assertEquals(unbounded.result.codecCalls(), bounded.result.codecCalls());
+    assertSameBytes(bounded.result);
+  }
 
-  /** 40 partitions of about 300 KiB, written with the large buffers bounded at {@code bound}. */
-  private static Bounded bounded(long bound, Path dir) throws Exception {
-    int partitions = 40;
+  /** What {@link #bounded} saw; maxFile the frame file's longest. */
+  private record Bounded(Result result, long parked, long maxLarge, long maxMapped, long maxFile) {}
+
+  /**
+   * {@code partitions} partitions of {@code records} 120-byte records each on average, written with
+   * the large buffers bounded at {@code bound}.
+   */
+  private static Bounded bounded(long bound, int partitions, int records, Path dir)
+      throws Exception {
     long mapped = DirectMemory.mappedBytes();
     Map<Integer, ByteArrayOutputStream> expected = new HashMap<>();
     Collected collected = new Collected();
@@ -365,6 +385,7 @@ class PartitionedBlockBufferTest {
     byte[] rec = new byte[120];
     long maxLarge = 0;
     long maxMapped = 0;
+    long maxFile = 0;
     long calls;
     long parked;
     LimitedBudget budget = new LimitedBudget(1L << 30);
@@ -378,7 +399,7 @@ class PartitionedBlockBufferTest {
                 enc,
                 budget,
                 () -> Files.createTempFile(dir, "spill", ".frames"))) {
-      for (int i = 0; i < partitions * 2560; i++) {
+      for (int i = 0; i < partitions * records; i++) {
         int p = r.nextInt(partitions);
         r.nextBytes(rec);
         Arrays.fill(rec, 0, 100, (byte) ('a' + r.nextInt(4)));
@@ -386,6 +407,7 @@ class PartitionedBlockBufferTest {
         expected.computeIfAbsent(p, k -> new ByteArrayOutputStream()).write(rec);
         maxLarge = Math.max(maxLarge, buf.largeBytes());
         maxMapped = Math.max(maxMapped, DirectMemory.mappedBytes() - mapped);
+        maxFile = Math.max(maxFile, buf.frameFileLength());
       }
       assertEquals(0, buf.spillCount(), "the bound is not a spill");
       buf.writeTo(collected);
@@ -395,7 +417,7 @@ class PartitionedBlockBufferTest {
     }
     assertEquals(mapped, DirectMemory.mappedBytes());
     return new Bounded(
-        new Result(collected, expected, calls, 0, 0, budget), parked, maxLarge, maxMapped);
+        new Result(collected, expected, calls, 0, 0, budget), parked, maxLarge, maxMapped, maxFile);
   }
 
   @Test
