@@ -31,7 +31,8 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat
  * peak RSS, heap after GC, direct memory and GC time, as medians and as paired ratios to Spark's
  * shuffle. Writes `Partitions.csv`, `.md` and a chart.
  *
- * Arguments: output dir, partition counts, repetitions, configurations, rows, `run` (the
+ * Arguments: output dir, partition counts, repetitions (one for every count, or one per count:
+ * the large counts' runs take minutes each), configurations, rows, `run` (the
  * default) or `render` (re-renders the page and chart from the CSV in the output dir, e.g. after
  * the notes changed: no new runs), and Spark settings every run of every configuration adds
  * (`key=value,...`, or `none`), e.g. to take a cost of Spark's own out of both sides.
@@ -57,7 +58,7 @@ object PartitionsBench {
   def main(args: Array[String]): Unit = {
     val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
     val counts = args.lift(1).getOrElse("200,2000,20000").split(',').map(_.toInt).toSeq
-    val reps = args.lift(2).map(_.toInt).getOrElse(3)
+    val reps = repetitions(args.lift(2).getOrElse("3"), counts)
     val all = Harness.AllConfigs :+ Harness.kae("auto", Baseline)
     val configs = Harness.named(args.lift(3).getOrElse(s"$Baseline,kae-auto"), all)
     require(configs.exists(_.name == Baseline), s"The configurations must include $Baseline.")
@@ -84,6 +85,21 @@ object PartitionsBench {
     }
   }
 
+  /** Repetitions per partition count: `n` for every count, or `n1,n2,...` one per count. */
+  private def repetitions(arg: String, counts: Seq[Int]): Seq[Int] = {
+    val given = arg.split(',').toSeq.map(_.trim.toInt)
+    require(given.forall(_ > 0), s"bench.reps: $arg has a count under 1.")
+    if (given.size == 1) counts.map(_ => given.head)
+    else {
+      require(
+        given.size == counts.size,
+        s"bench.reps: $arg gives ${given.size} counts for ${counts.size} partition counts " +
+          s"(${counts.mkString(",")}): give one, or one per partition count."
+      )
+      given
+    }
+  }
+
   /** `key=value,...` (values without commas), or `none`; keys are Spark's. */
   private def extraSettings(arg: String): Seq[(String, String)] =
     if (arg == "none") Nil
@@ -97,11 +113,12 @@ object PartitionsBench {
         }
       }
 
-  private def run(counts: Seq[Int], reps: Int, configs: Seq[Config], rows: Long): Seq[Run] = {
+  private def run(counts: Seq[Int], reps: Seq[Int], configs: Seq[Config], rows: Long): Seq[Run] = {
     // Untimed: the first JVMs pay for a cold page cache of the class path, whatever the shuffle.
     configs.foreach(c => once(c, counts.min, rows))
     val runs = mutable.ArrayBuffer[Run]()
-    for (rep <- 1 to reps; p <- counts; c <- configs) {
+    val repsOf = counts.zip(reps).toMap
+    for (rep <- 1 to reps.max; p <- counts if rep <= repsOf(p); c <- configs) {
       val r = once(c, p, rows).copy(rep = rep)
       runs += r
       println(f"rep $rep%d P=$p%-6d ${c.name}%-12s ${r.wall}%7.2f s rss ${r.rss >> 20}%5d MiB " +
@@ -208,12 +225,22 @@ object PartitionsBench {
 
   private def mib(v: Seq[Long]) = fmt(median(v.map(_.toDouble)) / 1048576.0, "%.0f")
 
+  private def repsArg(reps: Seq[Int]): String =
+    if (reps.distinct.size == 1) reps.head.toString else reps.mkString(",")
+
+  private def repsText(reps: Seq[Int], counts: Seq[Int]): String =
+    if (reps.distinct.size == 1) s"${reps.head} repetitions"
+    else
+      "repetitions (" + counts.zip(reps).map { case (p, n) =>
+        String.format(Locale.ROOT, "%d at P = %,d", Int.box(n), Int.box(p))
+      }.mkString(", ") + ")"
+
   private def summary(
       runs: Seq[Run],
       counts: Seq[Int],
       configs: Seq[Config],
       extra: Seq[(String, String)],
-      reps: Int,
+      reps: Seq[Int],
       rows: Long,
       chart: String,
       expected: String,
@@ -221,15 +248,17 @@ object PartitionsBench {
     val sb = new StringBuilder
     sb ++= "# Memory and time by partition count: KAE Shuffle vs Spark's shuffle\n\n"
     sb ++= "Produced by `mvn -B -pl integration-tests -am -Pbench-partitions verify" +
-      s" -Dbench.partitions=${counts.mkString(",")} -Dbench.reps=$reps" +
+      s" -Dbench.partitions=${counts.mkString(",")} -Dbench.reps=${repsArg(reps)}" +
       s" -Dbench.configs=${configs.map(_.name).mkString(",")} -Dbench.rows=$rows" +
       settingsArg(extra) + "` (class " +
       "`io.github.kaeshuffle.bench.PartitionsBench`): a Spark SQL job repartitions " +
       s"`spark.range(0, $rows, 1, 4)` (a key of 100,000 values and a short string) into P " +
       "partitions by key and counts each key; local[2], AQE off, every run in a JVM of its own " +
       "with a 1 GiB heap (as `spark-submit --driver-memory 1g`); configurations alternating " +
-      s"within each repetition, one untimed round at the smallest P first, then $reps " +
-      "repetitions. Peak RSS is the JVM's `VmHWM`; heap after GC the most heap in use right " +
+      s"within each repetition, one untimed round at the smallest P first, then " +
+      repsText(
+        reps,
+        counts) + ". Peak RSS is the JVM's `VmHWM`; heap after GC the most heap in use right " +
       "after any collection; direct memory the most in the JVM's direct buffer pool plus KAE " +
       "Shuffle's buffers mapped from the kernel (sampled every 20 ms); GC time over the JVM's " +
       "life; CPU the process's CPU time, all threads (on a shared host, cycles stolen by " +
