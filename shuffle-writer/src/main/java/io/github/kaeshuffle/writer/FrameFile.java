@@ -28,11 +28,11 @@ import java.nio.file.StandardOpenOption;
  * frames lie. At commit each partition's frames are copied out in order, never recompressed, so a
  * task holds only the raw blocks being filled, whatever the size of its output. Spark's
  * bypass-merge writer also writes a map output twice (a file per partition, then concatenated); one
- * file keeps the writes together and one file open. The file is made with the first write, so a
- * map output that fills no block never touches it. It also holds raw bytes parked to bound the
- * writer's buffers (see {@link LargeBuffers}); once read back their space is a hole the next writes
- * fill before the file grows, so parked bytes take at most a block per partition of it, not all
- * ever parked. Not thread-safe: one task's thread.
+ * file keeps the writes together and one file open. The file is made with the first write, so a map
+ * output that fills no block never touches it. It also holds raw bytes parked to bound the writer's
+ * buffers (see {@link LargeBuffers}); once read back their space is a hole the next writes fill
+ * before the file grows, so parked bytes take at most a block per partition of it, not all ever
+ * parked. Not thread-safe: one task's thread.
  */
 final class FrameFile implements AutoCloseable {
   private final SpillFiles files;
