@@ -25,8 +25,6 @@ final class FileHoles {
   /** Offset to length; never two touching. */
   private final TreeMap<Long, Long> holes = new TreeMap<>();
 
-  private long bytes;
-
   boolean isEmpty() {
     return holes.isEmpty();
   }
@@ -50,7 +48,6 @@ final class FileHoles {
     if (n < first.getValue()) {
       holes.put(first.getKey() + n, first.getValue() - n);
     }
-    bytes -= n;
   }
 
   /**
@@ -76,11 +73,5 @@ final class FileHoles {
       end += after.getValue();
     }
     holes.put(start, end - start);
-    bytes += length;
-  }
-
-  /** Bytes free in all the holes. */
-  long bytes() {
-    return bytes;
   }
 }

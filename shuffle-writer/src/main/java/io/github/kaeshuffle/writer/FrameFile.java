@@ -147,11 +147,12 @@ final class FrameFile implements AutoCloseable {
     ByteBuffers.position(dst, start + count);
   }
 
-  /** Makes the file, with the first write. */
+  /** Makes the file, with the first write; timed as disk time, as the writes are. */
   private void openOnce() throws IOException {
     if (channel != null) {
       return;
     }
+    long t = System.nanoTime();
     frames = new Extents[partitions];
     parked = new Extents[partitions];
     copy = ByteBuffer.allocate(64 * 1024);
@@ -163,6 +164,7 @@ final class FrameFile implements AutoCloseable {
             StandardOpenOption.WRITE,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING);
+    diskNanos += System.nanoTime() - t;
   }
 
   /** Copies a partition's frames, in the order they were written, to {@code out}. */

@@ -16,9 +16,11 @@ package io.github.kaeshuffle.writer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -36,7 +38,7 @@ class FrameFileTest {
     b.flip();
     byte[] a = new byte[b.remaining()];
     b.get(a);
-    return new String(a, java.nio.charset.StandardCharsets.US_ASCII);
+    return new String(a, StandardCharsets.US_ASCII);
   }
 
   private static FrameFile file(Path dir, int partitions) {
@@ -95,8 +97,11 @@ class FrameFileTest {
     assertEquals(30, h.firstLength());
     h.takeFirst(25);
     assertEquals(25, h.firstOffset());
-    assertEquals(5, h.bytes());
+    assertEquals(5, h.firstLength());
     assertThrows(IllegalStateException.class, () -> h.add(27, 1));
     assertThrows(IllegalStateException.class, () -> h.add(20, 6));
+    // The refused frees changed nothing: those 5 bytes were all that was free.
+    h.takeFirst(5);
+    assertTrue(h.isEmpty());
   }
 }
