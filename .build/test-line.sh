@@ -2,13 +2,14 @@
 # Builds and tests one Spark line (a Maven profile of pom.xml, e.g. spark-4.0) in a copy of this
 # tree under target/lines/<profile>, so the default line's build in the modules' target/ stays as
 # it is. Used by README's test command (.build/test.sh) and the full matrix (.build/test-matrix.sh).
-#   usage: .build/test-line.sh <profile> [surefire -Dtest patterns, default: every test]
+#   usage: .build/test-line.sh <profile> [surefire -Dtest patterns, '' for all] [maven args...]
 # The copy holds the files git tracks or would track (uncommitted changes included). Spark's
 # distribution for the line's multi-JVM tests is installed by the build itself (spark-dist.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${1:?usage: .build/test-line.sh <profile> [test patterns]}
 tests=${2:-}
+shift $(( $# < 2 ? $# : 2 ))
 grep -q "<id>$profile</id>" pom.xml || { echo "[kae] no profile $profile in pom.xml" >&2; exit 2; }
 dir=target/lines/$profile
 rm -rf "$dir"
@@ -19,7 +20,7 @@ git ls-files -co --exclude-standard -z | tar --null --ignore-failed-read -T - -c
 echo "[kae] Spark line $profile: building and testing in $dir${tests:+ (tests: $tests)}"
 cd "$dir"
 # Each line's jar carries the native library for both architectures, as the default line's does.
-args=(-B "-P$profile" verify)
+args=(-B "-P$profile" verify "$@")
 if [ -n "$tests" ]; then
   args+=("-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false)
 fi

@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Every Spark line's full suite, one after the other (each in its own copy of the tree:
-# .build/test-line.sh), and a summary line per line. About 20 minutes per line on 2 cores.
-#   usage: .build/test-matrix.sh [profiles...]   (default: every line)
+# The full matrix (README names it beside the gate, .build/test.sh): every Spark line's full suite
+# with the matrix profile (kae.tests=full: every test the gate leaves out, at full size), one line
+# after the other, each in its own copy of the tree (.build/test-line.sh), then the benchmarks'
+# smoke runs on the default line, and a summary line each. Hours on 2 cores (docs/testing.md has
+# the last recorded run).
+#   usage: .build/test-matrix.sh [profiles...]   (default: every line, then the benchmarks)
+#   A profile named "bench" runs only the benchmarks' smoke runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lines=("$@")
-[ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13)
+[ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13 bench)
 mkdir -p target
 declare -A result
 for p in "${lines[@]}"; do
   start=$(date +%s)
-  # 3.5 with Scala 2.13: its distribution (assembled from Maven Central) has no spark-yarn.
-  tests=""
-  [ "$p" = spark-3.5_2.13 ] && tests='!YarnSuite,!YarnShuffleServiceSuite'
-  if bash .build/test-line.sh "$p" $tests > "target/lines-$p.log" 2>&1; then r=passed; else r=FAILED; fi
-  result[$p]="$r in $(( $(date +%s) - start )) s (log: target/lines-$p.log)"
+  log="target/matrix-$p.log"
+  if [ "$p" = bench ]; then
+    bash .build/bench-smoke.sh > "$log" 2>&1
+  else
+    # 3.5 with Scala 2.13: its distribution (assembled from Maven Central) has no spark-yarn.
+    tests=""
+    [ "$p" = spark-3.5_2.13 ] && tests='!YarnSuite,!YarnShuffleServiceSuite,!YarnMemorySuite'
+    bash .build/test-line.sh "$p" "$tests" -Pmatrix > "$log" 2>&1
+  fi
+  if [ $? = 0 ]; then r=passed; else r=FAILED; fi
+  result[$p]="$r in $(( $(date +%s) - start )) s (log: $log)"
   echo "[kae] $p: ${result[$p]}"
 done
 echo "[kae] matrix on $(date -u +%Y-%m-%d):"
@@ -23,4 +33,5 @@ for p in "${lines[@]}"; do
   echo "  $p: ${result[$p]}"
   [[ ${result[$p]} == passed* ]] || failed=1
 done
+bash .build/test-times.sh . 20
 exit $failed

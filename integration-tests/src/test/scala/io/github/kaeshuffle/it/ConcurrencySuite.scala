@@ -14,13 +14,16 @@
 package io.github.kaeshuffle.it
 
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixTests
 
 /**
  * local[16] on a 2-core machine: 16 tasks at once share each executor-wide codec, its native
  * contexts (one per task), the decompressor threads and the task memory; results equal Spark's.
+ * The gate runs the default codec and the two whose native contexts are pooled or per task
+ * (KAEzip's sessions, zlib's streams); the matrix every codec.
  */
-class ConcurrencySuite extends AnyFunSuite {
+class ConcurrencySuite extends MatrixTests {
+  private val InGate = Set("auto", "kaezip", "zlib")
   private val Names = Seq("sort", "lda-edges", "sql-join", "groupby-skew")
 
   private lazy val expected = Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
@@ -28,7 +31,7 @@ class ConcurrencySuite extends AnyFunSuite {
   }
 
   for (codec <- Sessions.Codecs) {
-    test(s"local[16] with codec $codec") {
+    gateTestIf(InGate(codec))(s"local[16] with codec $codec") {
       val exp = expected
       val actual = Sessions.withSession(Sessions.conf(Some(codec), Sessions.Kryo, "local[16]")) {
         spark => Names.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 16)).toMap

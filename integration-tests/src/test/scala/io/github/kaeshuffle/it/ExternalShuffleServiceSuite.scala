@@ -15,7 +15,7 @@ package io.github.kaeshuffle.it
 
 import io.github.kaeshuffle.deploy.Pairs
 import io.github.kaeshuffle.it.ClusterFaults._
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixTests
 
 /**
  * KAE Shuffle's files served by Spark's own external shuffle service (a separate JVM started from
@@ -23,7 +23,7 @@ import org.scalatest.funsuite.AnyFunSuite
  * (local-cluster): after the map stage every executor is killed, so the reduce stage can only
  * read through the service.
  */
-class ExternalShuffleServiceSuite extends AnyFunSuite {
+class ExternalShuffleServiceSuite extends MatrixTests {
 
   private def mapKillReduce(service: ShuffleService)(between: => Unit): (Map[String, Long], Int) =
     ClusterFaults.mapKillReduce(withService(
@@ -52,8 +52,9 @@ class ExternalShuffleServiceSuite extends AnyFunSuite {
     } finally service.stop()
   }
 
-  test("a service restarted without its store cannot serve: fetch failure, map stage re-run, " +
-    "same result") {
+  matrixTest(
+    "a service restarted without its store cannot serve: fetch failure, map stage re-run, " +
+      "same result") {
     val service = new ShuffleService(freePort(), tmpDir("ess-nodb"), db = false).start()
     try {
       val (result, mapTasksAfter) = mapKillReduce(service) {

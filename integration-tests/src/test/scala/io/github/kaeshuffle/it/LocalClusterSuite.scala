@@ -21,7 +21,7 @@ import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.{MatrixTests, TestScope}
 
 import org.apache.spark.{FetchFailed, HashPartitioner, ShuffleDependency}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
@@ -30,9 +30,10 @@ import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
 /**
  * KAE Shuffle across separate executor JVMs (local-cluster: 2 workers, 1 core and 1 GiB each):
  * executors load the manager from the class path, fetch each other's blocks over Netty, and the
- * workloads give Spark's results - every workload with `auto`, three with every other codec.
+ * workloads give Spark's results - every workload with `auto`, three with every other codec. The
+ * gate runs `auto` with the three (the codecs are Spark-free, and it runs each in local mode).
  */
-class LocalClusterSuite extends AnyFunSuite {
+class LocalClusterSuite extends MatrixTests {
   private val Master = "local-cluster[2,1,1024]"
   private val All = Seq(
     "sort",
@@ -49,8 +50,9 @@ class LocalClusterSuite extends AnyFunSuite {
   }
 
   for (codec <- Sessions.Codecs) {
-    val workloads = if (codec == "auto") All else Few
-    test(s"codec $codec in local-cluster with remote fetches: ${workloads.mkString(", ")}") {
+    val workloads = if (codec == "auto" && TestScope.full) All else Few
+    gateTestIf(codec == "auto")(
+      s"codec $codec in local-cluster with remote fetches: ${workloads.mkString(", ")}") {
       val exp = expected
       val remoteBytes = new AtomicLong
       val totals = new ShuffleTotals
@@ -81,7 +83,8 @@ class LocalClusterSuite extends AnyFunSuite {
     }
   }
 
-  test("a shuffle that fell back to Spark's is deleted from the executors when unregistered") {
+  matrixTest(
+    "a shuffle that fell back to Spark's is deleted from the executors when unregistered") {
     // spark.shuffle.kae.enabled=false sends every shuffle to Spark's sort shuffle (the manager's
     // superclass), on the driver when it is registered and on the executors that write and later
     // delete it.

@@ -136,10 +136,14 @@ final class MiniYarn(
     found.result()
   }
 
-  /** The ids of the applications the ResourceManager runs now. */
-  def runningApps(): Seq[String] =
+  /**
+   * The ids of the running applications named `name` (Submit names them kae-<test's name>): an
+   * earlier test's application may still be winding down beside it on a busy machine.
+   */
+  def runningApps(name: String): Seq[String] =
     cluster.getResourceManager.getRMContext.getRMApps.values().asScala.toSeq
       .filter(_.getState == org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.RUNNING)
+      .filter(_.getName == s"kae-$name")
       .map(_.getApplicationId.toString)
 
   /** The cluster's configuration, with the ResourceManager's real addresses. */

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.it.ClusterFaults.awaitCondition
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixSuite
 
 import org.apache.spark.{Success, TaskContext, TaskEndReason}
 import org.apache.spark.deploy.TwoHostCluster
@@ -33,9 +33,10 @@ import org.apache.spark.shuffle.kae.{KaeSparkAccess, ShuffleFiles}
  * records in the block writer and then waits until the copy has written all of its own, and a
  * second more, before its own writer finishes: both writers are open together and the original
  * commits last (or is killed first, as Spark asks once the copy succeeds). Spark keeps the copy's
- * output and the job's result is exactly the one computed without Spark.
+ * output and the job's result is exactly the one computed without Spark. In the matrix; the gate
+ * has two attempts of a task at once in one JVM (ShuffleSuite's SPARK-8029, SameMapCommitSuite).
  */
-class SpeculationSuite extends AnyFunSuite {
+class SpeculationSuite extends MatrixSuite {
   import SpeculationSuite._
 
   test("a speculative copy on another host runs beside the original; one output is read, right") {

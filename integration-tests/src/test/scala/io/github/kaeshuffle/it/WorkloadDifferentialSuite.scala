@@ -14,7 +14,7 @@
 package io.github.kaeshuffle.it
 
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixTests
 
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
@@ -22,9 +22,10 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * Every workload at `tiny` size in local[4], with KAE Shuffle under every codec and both the
  * Kryo and Java serializers, gives exactly the result of Spark's built-in shuffle; so does the
  * block writer with one serialization stream for all partitions (the way it writes when a
- * shuffle has more than `spark.shuffle.kae.writer.partitionStreams` partitions).
+ * shuffle has more than `spark.shuffle.kae.writer.partitionStreams` partitions). The gate runs
+ * every codec with Kryo and `auto` with the Java serializer; the matrix every pair.
  */
-class WorkloadDifferentialSuite extends AnyFunSuite {
+class WorkloadDifferentialSuite extends MatrixTests {
   private val Slices = 4
 
   private def runAll(
@@ -46,7 +47,8 @@ class WorkloadDifferentialSuite extends AnyFunSuite {
     val serializerName = serializer.split('.').last
     lazy val expected = if (serializer == Sessions.Kryo) expectedKryo else runAll(None, serializer)
     for (codec <- Sessions.Codecs) {
-      test(s"all workloads, codec $codec, $serializerName") {
+      val inGate = serializer == Sessions.Kryo || codec == "auto"
+      gateTestIf(inGate)(s"all workloads, codec $codec, $serializerName") {
         val actual = runAll(Some(codec), serializer)
         for (w <- WorkloadJobs.Names) {
           assert(

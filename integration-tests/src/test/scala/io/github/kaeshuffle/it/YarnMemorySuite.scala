@@ -15,15 +15,16 @@ package io.github.kaeshuffle.it
 
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.apache.hadoop.yarn.conf.YarnConfiguration
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixSuite
 
 /**
  * Executors in YARN containers whose physical memory the NodeManager enforces (it kills a
  * container whose processes' RSS exceeds it), with the smallest `memoryOverhead` Spark allows:
  * KAE Shuffle's direct memory (raw block buffers, decode windows, staging buffers) must fit in it,
  * as docs/tuning.md sizes it. The `small` workloads (250,000 records) shuffle tens of MB per run.
+ * In the matrix (a cluster of its own and `small` data).
  */
-class YarnMemorySuite extends AnyFunSuite with MiniYarnPerSuite {
+class YarnMemorySuite extends MatrixSuite with MiniYarnPerSuite {
   protected val yarn = new MiniYarn(
     "kae-yarn-memory",
     conf => {

@@ -22,7 +22,7 @@ import scala.concurrent.duration.Duration
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
 import org.apache.spark.shuffle.kae.ShuffleFiles
 import org.scalatest.BeforeAndAfterAll
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixTests
 
 /**
  * Our shuffle service in a real NodeManager: Hadoop's own NodeManager, in its own process
@@ -37,9 +37,10 @@ import org.scalatest.funsuite.AnyFunSuite
  * operator restarts one: the process is stopped and a new one started on the same port and
  * directories. The new service must know the gone executors again from its RocksDB state (their
  * registrations and the application's secret) for the reduce stage to read the map output
- * without running the map stage again.
+ * without running the map stage again. The gate runs the push-based application; the matrix
+ * every test.
  */
-class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
+class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
   private val servicePort = ClusterFaults.freePort()
   private val serviceJar = new File(sys.props.getOrElse("kae.test.serviceJar", "missing"))
   private val yarn = new MiniYarn("kae-yarn-service", nodeManagers = 0)
@@ -91,8 +92,8 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       "spark.dynamicAllocation.maxExecutors" -> "2"
     )
 
-  test("executors released after the map stage; the reduce stage reads through the service, " +
-    "authenticated") {
+  matrixTest("executors released after the map stage; the reduce stage reads through the " +
+    "service, authenticated") {
     val report = yarn.submit(
       "yarn-service",
       "client",
@@ -137,7 +138,11 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
       // One NodeManager is one merger location (Spark wants 5 by default) ...
       "spark.shuffle.push.mergersMinStaticThreshold" -> "1",
       // ... and merges results of any size (Spark skips those under 500m by default).
-      "spark.shuffle.push.minShuffleSizeToWait" -> "0"
+      "spark.shuffle.push.minShuffleSizeToWait" -> "0",
+      // Spark waits 10 s for the pushes to finish and the merge results to arrive; on a busy
+      // machine that can pass with nothing merged, and the reduce stage reads only originals.
+      "spark.shuffle.push.finalize.timeout" -> "60s",
+      "spark.shuffle.push.results.timeout" -> "60s"
     )
 
   test("push-based shuffle: the service merges KAE Shuffle's blocks and reduce tasks read them") {
@@ -151,8 +156,8 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(report.long("kae.read.codecCalls") > 0, text)
   }
 
-  test("push-based shuffle: a merged block damaged on the merger's disk is caught, the reduce " +
-    "tasks read the original blocks instead, results right") {
+  matrixTest("push-based shuffle: a merged block damaged on the merger's disk is caught, the " +
+    "reduce tasks read the original blocks instead, results right") {
     val submitted = System.currentTimeMillis()
     val (gate, report) = submitUntil(
       "yarn-push-damage",
@@ -189,7 +194,7 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
         .map(k => s"$k ${r.long(k)}").mkString(", "))
   }
 
-  test("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {
+  matrixTest("a NodeManager restarted between the stages serves the reduce stage from RocksDB") {
     val (gate, report) = submitUntil(
       "yarn-service-restart",
       serviceConf(),
@@ -207,7 +212,7 @@ class YarnShuffleServiceSuite extends AnyFunSuite with BeforeAndAfterAll {
 
     // The restarted service enforces the reloaded secret: a client of the application that
     // presents a wrong secret, or none, is refused. (The right one is the reduce stage's.)
-    val apps = yarn.runningApps()
+    val apps = yarn.runningApps("yarn-service-restart")
     assert(apps.size == 1, s"running: $apps")
     val info = new ExecutorShuffleInfo(
       Array(nm.root.resolve("local").toString),

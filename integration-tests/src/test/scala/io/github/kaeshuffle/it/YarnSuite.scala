@@ -13,7 +13,7 @@
  */
 package io.github.kaeshuffle.it
 
-import org.scalatest.funsuite.AnyFunSuite
+import io.github.kaeshuffle.testing.MatrixSuite
 
 import io.github.kaeshuffle.workloads.WorkloadJobs
 
@@ -22,9 +22,10 @@ import io.github.kaeshuffle.workloads.WorkloadJobs
  * JVM, containers in their own JVMs), applications submitted by the Spark distribution's
  * `spark-submit` with our deployable jar in `spark.jars`, in client and cluster mode, and with
  * dynamic allocation. Results are compared with Spark's built-in shuffle; the executors' own logs
- * show which codec backend served.
+ * show which codec backend served. In the matrix: the gate runs YARN once, in
+ * [[YarnShuffleServiceSuite]] (client mode, our NodeManager service, push-based merge).
  */
-class YarnSuite extends AnyFunSuite with MiniYarnPerSuite {
+class YarnSuite extends MatrixSuite with MiniYarnPerSuite {
   protected val yarn = new MiniYarn("kae-yarn")
 
   private def check(report: Submit.Report, expected: Map[String, WorkloadJobs.Digest]): Unit = {

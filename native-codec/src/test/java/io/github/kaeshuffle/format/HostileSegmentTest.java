@@ -32,11 +32,13 @@ import org.junit.jupiter.api.Test;
 /**
  * 120,000 mutated and truncated segments (and concatenations of segments), 20,000 per backend,
  * through both readers: every one must either read back exactly the original bytes or fail with
- * {@link CorruptBlockException} - never another exception, a hang, a crash, or wrong bytes.
+ * {@link CorruptBlockException} - never another exception, a hang, a crash, or wrong bytes. The
+ * gate ({@code kae.tests=gate}) runs a fifth of them; the fuzz profile goes further.
  */
 class HostileSegmentTest {
   private static final int BLOCK = 16 * 1024;
-  private static final int PER_BACKEND = 20_000;
+  private static final int PER_BACKEND =
+      "gate".equals(System.getProperty("kae.tests")) ? 4_000 : 20_000;
 
   private static byte[] readBuffered(byte[] data, BlockDecoder d) throws IOException {
     return new SegmentInputStream(ByteBuffer.wrap(data), d).readAllBytes();
@@ -105,7 +107,7 @@ class HostileSegmentTest {
         assertArrayEquals(expected, readBuffered(original, d));
       }
     }
-    assertTrue(total >= 100_000 * 2, "ran " + total);
+    assertTrue(codecs.size() >= 5, "only " + codecs.size() + " backends");
     assertTrue(rejected > total * 0.9, "only " + rejected + " of " + total + " rejected");
   }
 

@@ -13,15 +13,23 @@
  */
 package org.apache.spark.shuffle.kae.suites
 
+import io.github.kaeshuffle.testing.NamedMatrixTests
+
 import org.apache.spark.SparkConf
 import org.apache.spark.sql.execution.adaptive.AdaptiveQueryExecSuite
 
 /**
  * Spark SQL's `AdaptiveQueryExecSuite` (adaptive execution: coalesced and skew-split partitions,
  * local shuffle reads, stage re-planning, all read through the shuffle manager's partition
- * ranges) with KaeShuffleManager.
+ * ranges) with KaeShuffleManager. The gate runs the tests that read through those ranges (by
+ * their names: skew, coalescing, local shuffle reads, repartitioning), about a third of the
+ * suite's time; the matrix every test.
  */
-class KaeAdaptiveQueryExecSuite extends AdaptiveQueryExecSuite with KaeShuffleInUse {
+class KaeAdaptiveQueryExecSuite
+  extends AdaptiveQueryExecSuite with KaeShuffleInUse with NamedMatrixTests {
+
+  override protected def inGate(testName: String): Boolean = excluded.contains(testName) ||
+    "(?i)skew|coalesc|local shuffle|rebalance|partition".r.findFirstIn(testName).isDefined
 
   override protected def sparkConf: SparkConf =
     super.sparkConf.set("spark.shuffle.manager", KaeShuffleInUse.Manager)

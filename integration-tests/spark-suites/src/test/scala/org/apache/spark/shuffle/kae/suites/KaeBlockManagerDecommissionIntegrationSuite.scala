@@ -13,13 +13,15 @@
  */
 package org.apache.spark.shuffle.kae.suites
 
+import io.github.kaeshuffle.testing.MatrixSuite
+
 import org.apache.spark.storage.BlockManagerDecommissionIntegrationSuite
 
 /**
  * Spark's `BlockManagerDecommissionIntegrationSuite` (executors decommissioned in
  * local-cluster while jobs run, their shuffle files and cached blocks migrated to the others and
  * read from there, migrated files cleaned up). Its SparkConfs load the system properties, where
- * this module's build sets spark.shuffle.manager to ours.
+ * this module's build sets spark.shuffle.manager to ours. In the matrix: a local-cluster per test.
  */
 class KaeBlockManagerDecommissionIntegrationSuite
-  extends BlockManagerDecommissionIntegrationSuite with KaeShuffleInUse
+  extends BlockManagerDecommissionIntegrationSuite with KaeShuffleInUse with MatrixSuite

@@ -13,11 +13,19 @@
  */
 package org.apache.spark.shuffle.kae.suites
 
+import io.github.kaeshuffle.testing.NamedMatrixTests
+
 import org.apache.spark.shuffle.HostLocalShuffleReadingSuite
 
 /**
  * Spark's `HostLocalShuffleReadingSuite` (executors on one host read each other's files from
  * disk, with and without an external shuffle service). Its SparkConf loads the system
- * properties, where this module's build sets spark.shuffle.manager to ours.
+ * properties, where this module's build sets spark.shuffle.manager to ours. The gate reads
+ * host-local files without the external shuffle service (its own local-cluster each test).
  */
-class KaeHostLocalShuffleReadingSuite extends HostLocalShuffleReadingSuite with KaeShuffleInUse
+class KaeHostLocalShuffleReadingSuite
+  extends HostLocalShuffleReadingSuite with KaeShuffleInUse with NamedMatrixTests {
+
+  override protected def inGate(testName: String): Boolean =
+    testName != "host local shuffle reading with external shuffle service enabled (SPARK-27651)"
+}

@@ -13,6 +13,8 @@
  */
 package org.apache.spark.shuffle.kae.suites
 
+import io.github.kaeshuffle.testing.NamedMatrixTests
+
 import org.apache.spark.ShuffleSuite
 import org.apache.spark.internal.config.SHUFFLE_MANAGER
 
@@ -20,7 +22,23 @@ import org.apache.spark.internal.config.SHUFFLE_MANAGER
  * Spark's own `ShuffleSuite` (its RDD shuffle conformance tests, local and local-cluster) with
  * KaeShuffleManager, set as Spark's `SortShuffleSuite` sets Spark's own manager.
  */
-class KaeShuffleSuite extends ShuffleSuite with KaeShuffleInUse {
+class KaeShuffleSuite extends ShuffleSuite with KaeShuffleInUse with NamedMatrixTests {
+
+  /**
+   * Each of these starts a local-cluster of its own (10-20 s): the gate keeps every local test
+   * and three across executor JVMs (zero-sized blocks, Kryo with a non-serializable class, the
+   * checksum's diagnosis of disk corruption); the matrix runs them all.
+   */
+  override protected def inGate(testName: String): Boolean = !Set(
+    "zero sized blocks without kryo",
+    "sorting on mutable pairs",
+    "cogroup using mutable pairs",
+    "subtract mutable pairs",
+    "shuffle on mutable pairs",
+    "shuffle serializer",
+    "shuffle non-zero block size",
+    "sort with Java non serializable class - Java"
+  ).contains(testName)
 
   override def beforeAll(): Unit = {
     super.beforeAll()
