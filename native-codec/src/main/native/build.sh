@@ -30,6 +30,8 @@ echo '#include <zlib.h>' | "$CC" -E -x c - >/dev/null 2>&1 \
   || fail "JNI header missing in $headers: compile the Java sources first (mvn compile)"
 
 # build <arch> <compiler> [extra linker dir]: jni_md.h is the same for every 64-bit Linux.
+# libdl.so.2 by name and always needed: glibc before 2.34 defines the dl functions there
+# (kae_dl.h), -ldl would take a newer glibc's empty libdl.a, and nothing resolves from it here.
 build() {
   local arch=$1 cc=$2 libdir=${3:-}
   local out="$classes/linux/$arch"
@@ -41,7 +43,8 @@ build() {
     ${libdir:+-L"$libdir"} \
     -Wl,--version-script="$here/exports.map" -Wl,-z,relro,-z,now,-z,noexecstack \
     -o "$lib" "$here"/kae_jni.c "$here"/zlib_backend.c "$here"/libdeflate_backend.c \
-    "$here"/kae_error_text.c "$here"/kae_memory.c -pthread -lz -ldl
+    "$here"/kae_error_text.c "$here"/kae_memory.c -pthread -lz \
+    -Wl,--no-as-needed -l:libdl.so.2 -Wl,--as-needed
   echo "[kae-native] built $lib"
 }
 

@@ -16,12 +16,12 @@
  * header is needed at build time. Its zlib-format output is an ordinary zlib stream, so blocks
  * it writes are read by every other deflate backend and the other way round.
  */
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "kae_backend.h"
+#include "kae_dl.h"
 #include "kae_errors.h"
 
 /* libdeflate's public ABI (libdeflate.h, stable across 1.x). */

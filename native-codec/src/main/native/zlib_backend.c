@@ -20,7 +20,6 @@
  * raw deflate or auto-detect), output sized by the loaded library's own compressBound, and
  * strm->adler is never read (KAEzip does not maintain it).
  */
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include <zlib.h>
 
 #include "kae_backend.h"
+#include "kae_dl.h"
 #include "kae_errors.h"
 
 typedef const char *(*fn_zlibVersion)(void);

@@ -76,14 +76,14 @@ class NativeSelfTest {
   }
 
   /** Skips the other architecture's case when the build did not cross-compile it. */
-  private static void assumeShipped(String arch) {
+  static void assumeShipped(String arch) {
     boolean host = arch.equals(NativeLoader.arch(System.getProperty("os.arch")));
     assumeTrue(
         host || crossEnabled(),
         "built with -Dkae.native.cross=false: " + arch + " is not shipped by this build");
   }
 
-  private static Path library(String arch) {
+  static Path library(String arch) {
     return Path.of(
         System.getProperty("kaeshuffle.test.libDir", "target/classes/linux"),
         arch,
