@@ -13,8 +13,11 @@
  */
 package io.github.kaeshuffle.codec;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -22,6 +25,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -191,7 +195,44 @@ public final class NativeLoader {
               + System.getProperty("os.arch")
               + ") and that "
               + TMPDIR_PROPERTY
-              + " (or java.io.tmpdir) is a writable directory not mounted noexec.");
+              + " (or java.io.tmpdir) is a writable directory not mounted noexec."
+              + glibcNote(e.getMessage()));
+    }
+  }
+
+  /**
+   * Where the loader names a glibc symbol version it did not find, the C library this machine has
+   * and the oldest the library supports, so the log says why without a shell on the node.
+   */
+  static String glibcNote(String loaderMessage) {
+    if (loaderMessage == null || !loaderMessage.contains("GLIBC_")) {
+      return "";
+    }
+    return " This machine's C library: "
+        + localGlibc()
+        + "; libkaeshuffle needs glibc 2.17 or newer (docs/native-codec.md).";
+  }
+
+  /** {@code getconf GNU_LIBC_VERSION} (e.g. "glibc 2.28"), or why it is not known. */
+  private static String localGlibc() {
+    try {
+      Process p =
+          new ProcessBuilder("getconf", "GNU_LIBC_VERSION").redirectErrorStream(true).start();
+      String line;
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        line = r.readLine();
+      }
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return "unknown (getconf did not answer)";
+      }
+      return p.exitValue() == 0 && line != null ? line.trim() : "unknown (getconf: " + line + ")";
+    } catch (IOException e) {
+      return "unknown (" + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown (interrupted)";
     }
   }
 

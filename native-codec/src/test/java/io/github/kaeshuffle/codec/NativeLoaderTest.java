@@ -45,6 +45,19 @@ class NativeLoaderTest {
   }
 
   @Test
+  void aMissingGlibcVersionIsExplainedWithThisMachinesGlibc() {
+    // The loader's words when a library needs a newer glibc than the machine has.
+    String note =
+        NativeLoader.glibcNote(
+            "/tmp/libkaeshuffle.so: /lib64/libc.so.6: version `GLIBC_2.34' not found"
+                + " (required by /tmp/libkaeshuffle.so)");
+    assertTrue(
+        note.matches(" This machine's C library: glibc 2\\.\\d+; .* glibc 2\\.17 or newer .*"),
+        note);
+    assertEquals("", NativeLoader.glibcNote("cannot open shared object file"));
+  }
+
+  @Test
   void aLibraryThatCannotLoadLeavesTheJavaCodecServing() throws Exception {
     List<String> out = probe("-D" + NativeLoader.PATH_PROPERTY + "=/nonexistent/libkae.so", "zlib");
     assertTrue(out.contains("loaded=false"), out.toString());
