@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Each test class's time from the Surefire reports under a tree (default: this one, and the
-# other lines' copies under target/lines), slowest first, with its module and test counts.
+# other lines' copies under target/lines), slowest first, with its module and test counts; last,
+# the tests of every report: "tests: N passed, N failed, N skipped".
 #   usage: .build/test-times.sh [root] [how many rows, default 10; 0 for all]
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -25,4 +26,7 @@ print(f"{len(found)} test classes, {total / 60:.1f} min in all (Surefire's per-c
 print(f"{'seconds':>8}  {'class':<46} {'run':>4} {'skip':>4} {'fail':>4}  module")
 for t, name, rel, run, skipped, failed in found[: rows or len(found)]:
     print(f"{t:8.1f}  {name:<46} {run:>4} {skipped:>4} {failed:>4}  {rel}")
+# Every report's tests, in the plain form CI reads as a run's closing line.
+ran, skipped, failed = (sum(f[i] for f in found) for i in (3, 4, 5))
+print(f"tests: {ran - failed} passed, {failed} failed, {skipped} skipped")
 PY
