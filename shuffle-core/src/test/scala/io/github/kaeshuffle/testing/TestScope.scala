@@ -51,11 +51,8 @@ trait MatrixTests extends AnyFunSuite {
  * For suites that run in the full matrix only: every test is reported skipped in the gate, and,
  * with nothing to run, the suite's `beforeAll` (a cluster's start) does not run either.
  */
-trait MatrixSuite extends AnyFunSuite {
-  override protected def test(name: String, tags: Tag*)(body: => Any)(implicit
-      pos: source.Position): Unit =
-    if (TestScope.full) super.test(name, tags: _*)(body)(pos)
-    else super.ignore(name + TestScope.MatrixOnly, tags: _*)(body)(pos)
+trait MatrixSuite extends NamedMatrixTests {
+  override protected def inGate(testName: String): Boolean = false
 }
 
 /**
