@@ -7,7 +7,7 @@
 # distribution for the line's multi-JVM tests is installed by the build itself (spark-dist.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-profile=${1:?usage: .build/test-line.sh <profile> [test patterns]}
+profile=${1:?usage: .build/test-line.sh <profile> [test patterns] [maven args...]}
 tests=${2:-}
 shift $(( $# < 2 ? $# : 2 ))
 grep -q "<id>$profile</id>" pom.xml || { echo "[kae] no profile $profile in pom.xml" >&2; exit 2; }
