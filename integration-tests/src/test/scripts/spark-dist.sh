@@ -8,6 +8,7 @@
 # (Spark 3.5 with Scala 2.13) the distribution is pyspark's scripts with Spark's Scala 2.13 jars
 # from Maven Central, resolved with the versions Spark's own build pins (spark-parent as BOM).
 #   usage: spark-dist.sh <spark version> <scala binary version>   (e.g. 4.2.0 2.13)
+#   A Scala version of "any" takes pyspark's own (for Java applications, which run on either).
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
 . "$(dirname "$0")/pip-cache.sh"
@@ -28,7 +29,9 @@ if ! has_spark "$home"; then
     echo "[kae] ERROR: pyspark $version installed without Spark's jars" >&2; exit 1; }
 fi
 chmod +x "$home"/bin/* 2>/dev/null || true
-[ -f "$home/jars/spark-core_$scala-$version.jar" ] && { echo "$home"; exit 0; }
+if [ "$scala" = any ] || [ -f "$home/jars/spark-core_$scala-$version.jar" ]; then
+  echo "$home"; exit 0
+fi
 
 # pyspark's Spark is built for the other Scala: assemble this one's jars from Maven Central.
 assembled="$cache/spark-$version-scala$scala"

@@ -16,8 +16,6 @@ package org.apache.spark.shuffle.kae
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 
-import scala.jdk.CollectionConverters._
-
 import io.github.kaeshuffle.codec.{BlockCodec, Codecs, KaeZipPreflight}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 
@@ -56,7 +54,9 @@ import org.apache.spark.util.collection.OpenHashSet
  */
 private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManager(conf) {
 
-  // First: on a Spark line the jar is not built for, nothing below is safe to run.
+  // First: on a Spark line the jar is not built for, nothing below is safe to run. Nor may this
+  // class's methods need a class of one Scala only (`<:<`, as `toMap` and `orNull` take it): the
+  // JVM verifies them all before this line runs, and would fail there without saying why.
   SparkLine.check()
 
   private val settings = KaeShuffleSettings.read(conf)
@@ -82,8 +82,11 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
 
   private lazy val executorComponents: ShuffleExecutorComponents = {
     val components = ShuffleDataIOUtils.loadShuffleDataIO(conf).executor()
-    val extra = conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX).toMap
-    components.initializeExecutor(conf.getAppId, SparkEnv.get.executorId, extra.asJava)
+    val extra = new java.util.HashMap[String, String]()
+    conf.getAllWithPrefix(ShuffleDataIOUtils.SHUFFLE_SPARK_CONF_PREFIX).foreach { case (k, v) =>
+      extra.put(k, v)
+    }
+    components.initializeExecutor(conf.getAppId, SparkEnv.get.executorId, extra)
     components
   }
 
@@ -98,7 +101,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
    * from the driver when they register).
    */
   private def ioEncryptionKey: Array[Byte] =
-    SparkEnv.get.securityManager.getIOEncryptionKey().orNull
+    SparkEnv.get.securityManager.getIOEncryptionKey().getOrElse(null)
 
   /** The pools' hardware session bound, by default from this JVM's task slots. */
   private lazy val sessionBound = settings.sessionBound(shims.taskSlots(conf))
@@ -178,7 +181,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         new KaeShuffleHandle(
           shuffleId,
           dependency,
-          sc.map(KaeShuffleMetrics.register).orNull,
+          sc.map(KaeShuffleMetrics.register).getOrElse(null),
           blockWriter)
     }
   }
