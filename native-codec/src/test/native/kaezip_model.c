@@ -20,6 +20,12 @@
  *  - every deflate/inflate call with input submits requests of at most 1 MiB; each waits for one
  *    of a bounded number of hardware contexts per direction, pays a per-request latency, and
  *    moves its bytes through one device whose throughput the whole process shares;
+ *  - the bytes of each compress request are the hardware's: the request is compressed on its own
+ *    (no history from the stream's earlier requests) and ends its own block on a byte boundary,
+ *    written to the session's staging buffer and copied out from there (KAEzip's v2 path submits
+ *    each deflate call's input at once and copies each request's output out before the next;
+ *    zlib instead buffers small inputs into one block). Modelled as zlib's Z_FULL_FLUSH after
+ *    each request: tiny writes inflate, as the published study measured;
  *  - levels 1-2 use a 4 KB window (3-4: 8 KB, 5-6: 16 KB, 7-9: 32 KB), so the ratio is below zlib
  *    level 1; the bound is n + n/8 + 13; raw deflate and flush modes other than Z_NO_FLUSH,
  *    Z_SYNC_FLUSH and Z_FINISH are rejected with Z_STREAM_ERROR.
@@ -33,6 +39,8 @@
  *   KAEZIP_MODEL_COMPRESS_MBPS   device compress throughput, MB/s (7000)
  *   KAEZIP_MODEL_DECOMPRESS_MBPS device decompress throughput, MB/s (8000)
  *   KAEZIP_MODEL_MAX_REQUEST     largest request, bytes (1048576)
+ *   KAEZIP_MODEL_ZLIB_BYTES      1: compress with zlib's own bytes (its buffering, history across
+ *                                calls) instead of the hardware's per-request blocks (0)
  *   KAEZIP_MODEL_STATS_DIR       where each process writes kaezip-model-<pid>.txt (counters)
  *   KAEZIP_MODEL_FAIL_EVERY      a hardware fault: every n-th deflate/inflate call with input
  *                                returns Z_STREAM_ERROR without touching the stream (0: never)
@@ -56,9 +64,19 @@
 #define DIR_DECOMP 1
 
 typedef struct {
-  long request_us, setup_us, contexts, mbps[2], max_request, fail_every;
+  long request_us, setup_us, contexts, mbps[2], max_request, fail_every, zlib_bytes;
   char stats_dir[512];
 } settings;
+
+/*
+ * A hardware session: KAEzip's staging buffer, where the engine writes a request's output before
+ * it is copied to the caller (`at` of `len` bytes copied so far), and whether the stream ended.
+ */
+typedef struct {
+  uint8_t *staging;
+  size_t at, len;
+  int ended;
+} session;
 
 static settings cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
@@ -104,6 +122,7 @@ static void read_settings(void) {
   cfg.mbps[DIR_DECOMP] = env_long("KAEZIP_MODEL_DECOMPRESS_MBPS", 8000);
   cfg.max_request = env_long("KAEZIP_MODEL_MAX_REQUEST", 1 << 20);
   cfg.fail_every = env_long("KAEZIP_MODEL_FAIL_EVERY", 0);
+  cfg.zlib_bytes = env_long("KAEZIP_MODEL_ZLIB_BYTES", 0);
   if (cfg.contexts < 1) cfg.contexts = 1;
   if (cfg.max_request < 1) cfg.max_request = 1 << 20;
   const char *dir = getenv("KAEZIP_MODEL_STATS_DIR");
@@ -203,25 +222,39 @@ static void charge_call(int dir, long in, long out, long raw_bytes) {
 /* A session for an initialised stream; 0, or Z_MEM_ERROR when its staging buffer is refused. */
 static int open_session(int dir, z_streamp s) {
   pthread_mutex_lock(&init_lock);
-  uint8_t *staging = malloc(STAGING_BYTES);
+  session *ss = calloc(1, sizeof(session));
+  uint8_t *staging = ss != NULL ? malloc(STAGING_BYTES) : NULL;
   if (staging != NULL) memset(staging, 0, STAGING_BYTES); /* real pages, as KAEzip's malloc */
   sleep_until(now_ns(CLOCK_MONOTONIC) + conf()->setup_us * 1000);
   pthread_mutex_unlock(&init_lock);
-  if (staging == NULL) return Z_MEM_ERROR;
-  s->reserved = (uLong)(uintptr_t)staging; /* KAEzip keeps its session there too */
+  if (staging == NULL) {
+    free(ss);
+    return Z_MEM_ERROR;
+  }
+  ss->staging = staging;
+  s->reserved = (uLong)(uintptr_t)ss; /* KAEzip keeps its session there too */
   atomic_fetch_add(&n_sessions[dir], 1);
   atomic_fetch_add(&live_sessions, 1);
   return Z_OK;
 }
 
+static session *session_of(z_streamp s) { return (session *)(uintptr_t)s->reserved; }
+
 static void write_stats_now(int force);
 
 static void close_session(z_streamp s) {
-  if (s->reserved == 0) return;
-  free((void *)(uintptr_t)s->reserved);
+  session *ss = session_of(s);
+  if (ss == NULL) return;
+  free(ss->staging);
+  free(ss);
   s->reserved = 0;
   atomic_fetch_sub(&live_sessions, 1);
   write_stats_now(0);
+}
+
+static void clear_session(z_streamp s) {
+  session *ss = session_of(s);
+  if (ss != NULL) ss->at = ss->len = 0, ss->ended = 0;
 }
 
 static int window_bits_for(int level) {
@@ -274,19 +307,90 @@ static int flush_supported(int flush) {
   return flush == Z_NO_FLUSH || flush == Z_SYNC_FLUSH || flush == Z_FINISH;
 }
 
-int deflate(z_streamp s, int flush) {
-  REAL(int, deflate, (z_streamp, int));
-  if (!flush_supported(flush) || fault_now(s)) return Z_STREAM_ERROR;
+/* Copies what the staging buffer still holds to the caller's output, as far as it fits. */
+static long drain(z_streamp s, session *ss) {
+  size_t n = ss->len - ss->at;
+  if (n > s->avail_out) n = s->avail_out;
+  memcpy(s->next_out, ss->staging + ss->at, n);
+  ss->at += n;
+  s->next_out += n;
+  s->avail_out -= (uInt)n;
+  s->total_out += n;
+  return (long)n;
+}
+
+/*
+ * One hardware request: `chunk` bytes of the caller's input compressed on their own into the
+ * staging buffer, ending with the stream's end (`last`) or a full flush (a block of their own, no
+ * history for the next request). The caller's output pointers are kept; total_out counts only
+ * what drain copies.
+ */
+static int compress_request(z_streamp s, session *ss, uInt chunk, int last,
+                            int (*real)(z_streamp, int)) {
+  Bytef *next_out = s->next_out;
+  uInt avail_out = s->avail_out, rest = s->avail_in - chunk;
+  uLong total_out = s->total_out;
+  s->avail_in = chunk;
+  s->next_out = ss->staging;
+  s->avail_out = STAGING_BYTES;
+  int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
+  int rc = real(s, last ? Z_FINISH : Z_FULL_FLUSH);
+  atomic_fetch_add(&software_cpu_ns[DIR_COMP], now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
+  atomic_fetch_add(&software_wall_ns[DIR_COMP], now_ns(CLOCK_MONOTONIC) - wall0);
+  ss->at = 0;
+  ss->len = STAGING_BYTES - s->avail_out;
+  s->avail_in += rest;
+  s->next_out = next_out;
+  s->avail_out = avail_out;
+  s->total_out = total_out;
+  if (rc == Z_STREAM_END) ss->ended = 1;
+  charge_request(DIR_COMP, (long)chunk);
+  return rc == Z_STREAM_END ? Z_OK : rc;
+}
+
+/* deflate as the hardware does it: requests of the call's input, each its own block. */
+static int hardware_deflate(z_streamp s, int flush, int (*real)(z_streamp, int)) {
+  session *ss = session_of(s);
+  uInt in0 = s->avail_in;
+  long out = drain(s, ss);
+  while (ss->at == ss->len && s->avail_in > 0 && !ss->ended) {
+    uInt chunk = s->avail_in < (uInt)conf()->max_request ? s->avail_in : (uInt)conf()->max_request;
+    int rc = compress_request(s, ss, chunk, flush == Z_FINISH && chunk == s->avail_in, real);
+    if (rc != Z_OK) return rc;
+    out += drain(s, ss);
+  }
+  if (flush == Z_FINISH && s->avail_in == 0 && !ss->ended && ss->at == ss->len) {
+    int rc = compress_request(s, ss, 0, 1, real); /* the stream's end alone: one request */
+    if (rc != Z_OK) return rc;
+    out += drain(s, ss);
+  }
+  atomic_fetch_add(&bytes_in[DIR_COMP], (long)(in0 - s->avail_in));
+  atomic_fetch_add(&bytes_out[DIR_COMP], out);
+  if (ss->ended && ss->at == ss->len) return Z_STREAM_END;
+  return (out > 0 || in0 > s->avail_in) ? Z_OK : Z_BUF_ERROR;
+}
+
+/* deflate with zlib's own bytes (KAEZIP_MODEL_ZLIB_BYTES=1): charged per call's requests. */
+static int zlib_deflate(z_streamp s, int flush, int (*real)(z_streamp, int)) {
   uInt in0 = s->avail_in, out0 = s->avail_out;
   int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
-  int rc = real_deflate(s, flush);
+  int rc = real(s, flush);
   atomic_fetch_add(&software_cpu_ns[DIR_COMP], now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
   atomic_fetch_add(&software_wall_ns[DIR_COMP], now_ns(CLOCK_MONOTONIC) - wall0);
   long in = (long)(in0 - s->avail_in), out = (long)(out0 - s->avail_out);
-  atomic_fetch_add(&n_calls[DIR_COMP], 1);
   atomic_fetch_add(&bytes_in[DIR_COMP], in);
   atomic_fetch_add(&bytes_out[DIR_COMP], out);
   charge_call(DIR_COMP, in, out, in);
+  return rc;
+}
+
+int deflate(z_streamp s, int flush) {
+  REAL(int, deflate, (z_streamp, int));
+  if (!flush_supported(flush) || fault_now(s)) return Z_STREAM_ERROR;
+  int64_t wall0 = now_ns(CLOCK_MONOTONIC);
+  atomic_fetch_add(&n_calls[DIR_COMP], 1);
+  int rc = conf()->zlib_bytes ? zlib_deflate(s, flush, real_deflate)
+                              : hardware_deflate(s, flush, real_deflate);
   atomic_fetch_add(&call_wall_ns[DIR_COMP], now_ns(CLOCK_MONOTONIC) - wall0);
   return rc;
 }
@@ -313,6 +417,7 @@ int deflateReset(z_streamp s) {
   uLong keep = s->reserved;
   int rc = real_deflateReset(s);
   s->reserved = keep;
+  clear_session(s);
   return rc;
 }
 
@@ -321,6 +426,7 @@ int inflateReset(z_streamp s) {
   uLong keep = s->reserved;
   int rc = real_inflateReset(s);
   s->reserved = keep;
+  clear_session(s);
   return rc;
 }
 
@@ -426,6 +532,14 @@ void Java_io_github_kaeshuffle_codec_KaeZipModel_configure(void *env, void *cls,
   cfg.setup_us = (long)setup_us;
   cfg.contexts = contexts < 1 ? 1 : (long)contexts;
   cfg.fail_every = fail_every < 0 ? 0 : (long)fail_every;
+}
+
+/* Which bytes compress calls make (tests, benchmarks): zlib's own (1) or the hardware's (0). */
+void Java_io_github_kaeshuffle_codec_KaeZipModel_zlibBytes0(void *env, void *cls, jint_t on) {
+  (void)env;
+  (void)cls;
+  conf();
+  cfg.zlib_bytes = on != 0;
 }
 
 /* deflateInit2_ with raw deflate: KAEzip refuses it (tests). */

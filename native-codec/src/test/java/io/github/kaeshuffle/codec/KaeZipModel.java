@@ -79,10 +79,21 @@ public final class KaeZipModel {
   public static native void configure(
       long requestMicros, long setupMicros, long contexts, long failEvery);
 
-  /** The defaults (50 us per request, 100 us set-up, 2 contexts, no faults). */
+  /** The defaults (50 us per request, 100 us set-up, 2 contexts, no faults, hardware bytes). */
   public static void defaults() {
     configure(50, 100, 2, 0);
+    zlibBytes(false);
   }
+
+  /**
+   * Whether compress calls make zlib's own bytes (its buffering of small inputs, history across
+   * calls) instead of the hardware's: each request compressed on its own, ending its own block.
+   */
+  public static void zlibBytes(boolean on) {
+    zlibBytes0(on ? 1 : 0);
+  }
+
+  private static native void zlibBytes0(int on);
 
   /** Calls the model failed as a hardware fault. */
   public static native long faults();

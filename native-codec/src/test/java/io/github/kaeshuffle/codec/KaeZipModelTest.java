@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The KAEzip cost model behaves as KAEzip is described to (shared/KAEZIP.md): real zlib bytes any
- * zlib reads, a session per init, requests of at most 1 MiB, a bounded number of contexts, the
- * KAEzip bound, a 4 KB window at level 1, no raw deflate. Counts only, never times.
+ * zlib reads, a session per init, requests of at most 1 MiB, each compressed on its own and ending
+ * its own block, a bounded number of contexts, the KAEzip bound, a 4 KB window at level 1, no raw
+ * deflate. Counts only, never times.
  */
 class KaeZipModelTest {
   private static final int BLOCK = 256 * 1024;
@@ -143,6 +144,84 @@ class KaeZipModelTest {
     }
     assertEquals(
         1, count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS) - requests0, "only the large block");
+  }
+
+  /**
+   * Writes {@code raw} as a codec stream around a serializer does, one deflate call per write of
+   * {@code write} bytes, reading the output {@code outChunk} bytes at a time; then finishes.
+   */
+  private static byte[] streamCompress(byte[] raw, int write, int outChunk) throws Exception {
+    long h = KaeZipModel.streamOpen(true, 1);
+    assertTrue(h > 0, "stream init: " + h);
+    java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+    byte[] out = new byte[outChunk];
+    try {
+      int at = 0;
+      boolean ended = false;
+      while (!ended) {
+        int len = Math.min(write, raw.length - at);
+        long r = KaeZipModel.streamCall(h, true, raw, at, len, out, 0, out.length, len > 0 ? 0 : 4);
+        assertTrue(r >= 0, "zlib error " + r);
+        packed.write(out, 0, (int) (r & ((1 << 30) - 1)));
+        at += (int) ((r >>> 30) & ((1 << 30) - 1));
+        ended = ((r >>> 60) & 1) == 1;
+      }
+    } finally {
+      KaeZipModel.streamClose(h, true);
+    }
+    return packed.toByteArray();
+  }
+
+  /** Software zlib's inflate (java.util.zip), which must read whatever the model wrote. */
+  private static byte[] softwareInflate(byte[] packed, int rawLength) throws Exception {
+    java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+    try {
+      inflater.setInput(packed);
+      byte[] out = new byte[rawLength];
+      int n = 0;
+      while (n < rawLength && !inflater.finished()) {
+        n += inflater.inflate(out, n, rawLength - n);
+      }
+      assertTrue(inflater.finished(), "the stream ends");
+      return out;
+    } finally {
+      inflater.end();
+    }
+  }
+
+  @Test
+  void tinyWritesInflateAsTheStudyMeasuredAndZlibsOwnBytesDoNot() throws Exception {
+    byte[] raw = TestCodecs.data("text", 64 * 1024, 8);
+    long requests0 = count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS);
+    byte[] hardware = streamCompress(raw, 8, 64 * 1024);
+    assertEquals(
+        raw.length / 8 + 1,
+        count(KaeZipModel.REQUESTS, KaeZipModel.COMPRESS) - requests0,
+        "one request per write and one for the stream's end");
+    KaeZipModel.zlibBytes(true);
+    byte[] zlib = streamCompress(raw, 8, 64 * 1024);
+    assertArrayEquals(raw, softwareInflate(hardware, raw.length), "zlib reads the hardware's");
+    assertArrayEquals(raw, softwareInflate(zlib, raw.length));
+    assertTrue(
+        hardware.length > 1.5 * raw.length,
+        "8-byte requests each end a block: " + hardware.length + " bytes for " + raw.length);
+    assertTrue(zlib.length < raw.length / 2, "zlib buffers them: " + zlib.length);
+  }
+
+  @Test
+  void aRequestsOutputLargerThanTheCallersSpaceIsCopiedOutOverCalls() throws Exception {
+    byte[] raw = TestCodecs.data("text", 20_000, 9);
+    byte[] packed = streamCompress(raw, 1000, 7);
+    assertArrayEquals(raw, softwareInflate(packed, raw.length));
+  }
+
+  @Test
+  void oneRequestPerBlockMakesTheSameBytesEitherWay() throws Exception {
+    BlockCodec model = Codecs.exact(KaeZipModel.options());
+    byte[] raw = TestCodecs.data("text", BLOCK, 10);
+    byte[] hardware = compress(model, raw);
+    KaeZipModel.zlibBytes(true);
+    assertArrayEquals(hardware, compress(model, raw), "a whole block is one request");
   }
 
   @Test
