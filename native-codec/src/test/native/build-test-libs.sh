@@ -2,7 +2,8 @@
 # Builds the native programs and libraries the codec tests use (called by Maven before the tests):
 #   bash build-test-libs.sh <out_dir> <cross: true|false> <cross sysroot dir> <java_home>
 # For the other architecture (x86_64 <-> aarch64) it also builds the C self-test and the load
-# check, run under qemu-user by NativeSelfTest; toolchain.sh says what it installs.
+# check, run under qemu-user by NativeSelfTest, and the KAEzip model; toolchain.sh says what it
+# installs.
 set -euo pipefail
 out=$1 cross=${2:-true} sysroot=${3:-} java_home=${4:-${JAVA_HOME:-}}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,5 +39,9 @@ programs "$host" "$CC"
 if [ "$cross" = true ] && [ -n "$other" ]; then
   ensure_cross_tools "$other" "$sysroot/$other" with-qemu || exit 1
   programs "$other" "$CROSS_CC" "$CROSS_LIBDIR"
+  # The KAEzip model for the other architecture's JVM (Aarch64JvmSuite loads it there).
+  "$CROSS_CC" "${flags[@]}" -pthread -Wl,-Bsymbolic -I"$java_home/include" \
+    -I"$java_home/include/linux" -o "$out/libkaezipmodel-$other.so" "$here/kaezip_model.c" \
+    "$here/kaezip_model_stream.c" -ldl
 fi
 echo "[kae-native] built test libraries and programs in $out"

@@ -38,6 +38,7 @@ import org.apache.spark.sql.SparkSession
  * executorsAdded <n> / executorsRemoved <n>
  * mergedBytesRead <n> / mergedFetchFallbacks <n>   (push-based shuffle's merged blocks)
  * java <version>...                  (the distinct Java versions of the driver and executors)
+ * arch <os.arch>...                  (the distinct architectures of their JVMs)
  * }}}
  *
  * Arguments: `<report file> <size> <workload,workload,...> [pause]`. With `pause`, the
@@ -46,12 +47,15 @@ import org.apache.spark.sql.SparkSession
  */
 object WorkloadApp {
 
-  /** The Java versions the driver and the executors run on (tasks of a job without a shuffle). */
-  private def javaVersions(sc: org.apache.spark.SparkContext): Seq[String] = {
+  /**
+   * The distinct values of a system property on the driver and the executors (tasks of a job
+   * without a shuffle): the Java versions or architectures they run on.
+   */
+  private def distinctProperty(sc: org.apache.spark.SparkContext, key: String): Seq[String] = {
     val tasks = 2 * sc.defaultParallelism
     val executors = sc.parallelize(0 until tasks, tasks)
-      .map(_ => System.getProperty("java.version")).collect().toSeq
-    (System.getProperty("java.version") +: executors).distinct.sorted
+      .map(_ => System.getProperty(key)).collect().toSeq
+    (System.getProperty(key) +: executors).distinct.sorted
   }
 
   def main(args: Array[String]): Unit = {
@@ -89,6 +93,7 @@ object WorkloadApp {
           "write.rawBytes",
           "write.storedBytes",
           "write.codecCalls",
+          "write.softwareBlocks",
           "read.rawBytes",
           "read.codecCalls",
           "read.mappedBytes",
@@ -102,7 +107,8 @@ object WorkloadApp {
       lines += s"mergedBytesRead ${totals.mergedBytesRead.get}"
       lines += s"mergedFetchFallbacks ${totals.mergedFetchFallbacks.get}"
       lines += s"executorsRemoved ${removed.get}"
-      lines += s"java ${javaVersions(sc).mkString(" ")}"
+      lines += s"java ${distinctProperty(sc, "java.version").mkString(" ")}"
+      lines += s"arch ${distinctProperty(sc, "os.arch").mkString(" ")}"
     } finally {
       spark.stop()
     }

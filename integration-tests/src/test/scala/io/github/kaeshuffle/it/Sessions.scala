@@ -54,6 +54,14 @@ object Sessions {
   def olderJavaHome: Option[String] =
     Some(home("kae.test.olderJavaHomeFile", "target/older-java-home.txt")).filter(_.nonEmpty)
 
+  /**
+   * JAVA_HOME of an AArch64 Java 17 that runs under qemu-user, or None where the build makes no
+   * library for another architecture or the host is AArch64 itself
+   * (src/test/scripts/aarch64-java.sh).
+   */
+  def aarch64JavaHome: Option[String] =
+    Some(home("kae.test.aarch64JavaHomeFile", "target/aarch64-java-home.txt")).filter(_.nonEmpty)
+
   private def home(property: String, default: String): String = {
     val file = new File(sys.props.getOrElse(property, default))
     require(

@@ -97,6 +97,7 @@ object Submit {
     def manager: String = values("manager").headOption.map(_.head).getOrElse("?")
     def long(key: String): Long = values(key).headOption.map(_.head.toLong).getOrElse(-1L)
     def javaVersions: Seq[String] = values("java").headOption.getOrElse(Nil)
+    def architectures: Seq[String] = values("arch").headOption.getOrElse(Nil)
 
     def assertSame(expected: Map[String, WorkloadJobs.Digest]): Unit = {
       for ((w, exp) <- expected) {
