@@ -67,7 +67,9 @@ private[spark] object KaeShuffleConf {
 
   val BLOCK_SIZE: ConfigEntry[Long] = entry("blockSize")
     .doc("Raw (uncompressed) bytes per block: the codec is called once per block of this size. " +
-      "KAEzip works best with 256 KiB to 1 MiB requests. From 16k to 8m.")
+      "For `kaezip` 256k was chosen on the KAEzip cost model: larger blocks (up to 1m, the " +
+      "engine's request limit) cut requests and codec time but not job time there " +
+      "(docs/benchmarks/kaezip-model/inflation.md). From 16k to 8m.")
     .bytesConf(ByteUnit.BYTE)
     .checkValue(
       v => v >= BlockFormat.MIN_BLOCK_SIZE && v <= BlockFormat.MAX_BLOCK_SIZE,
