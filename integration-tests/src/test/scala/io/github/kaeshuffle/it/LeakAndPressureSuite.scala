@@ -21,7 +21,6 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.codec.DirectMemory
 import io.github.kaeshuffle.bench.ShuffleTotals
 import io.github.kaeshuffle.deploy.Pairs
-import io.github.kaeshuffle.testing.TestScope
 import io.github.kaeshuffle.workloads.WorkloadJobs
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -31,7 +30,7 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
- * Memory over many tasks and under pressure: 1,000 tasks (400 in the gate) leave no task memory
+ * Memory over many tasks and under pressure: 1,000 tasks leave no task memory
  * (`spark.unsafe.exceptionOnMemoryLeak`), no mapped buffers and no direct memory behind; executors
  * with little execution memory spill (map and reduce side) instead of failing.
  */
@@ -45,16 +44,13 @@ class LeakAndPressureSuite extends AnyFunSuite {
   private def openFiles(): Int =
     Option(new java.io.File("/proc/self/fd").list()).map(_.length).getOrElse(0)
 
-  /** Map and reduce tasks per stage: enough for a leak per task to outgrow the bounds below. */
-  private val Partitions = if (TestScope.full) 500 else 200
-
   private def manyTasks(sc: SparkContext): Long =
-    sc.parallelize(0 until 50000, Partitions).map(i => (i % 997, i.toLong))
-      .partitionBy(new HashPartitioner(Partitions))
+    sc.parallelize(0 until 50000, 500).map(i => (i % 997, i.toLong))
+      .partitionBy(new HashPartitioner(500))
       .mapPartitions(it => Iterator(it.map(_._2).sum)).collect().sum
 
   for (window <- Seq("direct", "mapped")) {
-    test(s"${2 * Partitions} tasks leak no task, direct or mapped memory ($window window)") {
+    test(s"1,000 tasks leak no task, direct or mapped memory ($window window)") {
       val conf = Sessions.conf(Some("auto"), Sessions.Kryo, "local[2]")
         .set("spark.shuffle.kae.reader.window", window)
         .set("spark.shuffle.kae.blockSize", "16k")
@@ -76,7 +72,7 @@ class LeakAndPressureSuite extends AnyFunSuite {
         tasks.set(0)
         assert(manyTasks(sc) == expected)
         KaeSparkAccess.drainListeners(sc)
-        assert(tasks.get == 2 * Partitions, s"${tasks.get} tasks")
+        assert(tasks.get == 1000, s"${tasks.get} tasks")
         // Every segment map and decode window is released explicitly when its task ends.
         assert(
           mapped.getCount <= mappedCount,
@@ -90,7 +86,7 @@ class LeakAndPressureSuite extends AnyFunSuite {
           s"KAE Shuffle's mapped buffers: ${DirectMemory.mappedBytes()} bytes after, " +
             s"$ourMapped before")
         // Every fetched stream is closed when its task ends, read to its end or not (each of
-        // the reduce tasks reads about 100 streams: a leak shows as thousands of files).
+        // the 500 reduce tasks reads about 100 streams: a leak shows as thousands of files).
         assert(openFiles() <= files + 100, s"open files: ${openFiles()} after, $files before")
       }
     }
