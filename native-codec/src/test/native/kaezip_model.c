@@ -307,6 +307,18 @@ static int flush_supported(int flush) {
   return flush == Z_NO_FLUSH || flush == Z_SYNC_FLUSH || flush == Z_FINISH;
 }
 
+/*
+ * One call into the real zlib: the model's own work, an artifact real hardware would not spend
+ * on the CPU, so its CPU and wall time are counted apart.
+ */
+static int software(int dir, int (*real)(z_streamp, int), z_streamp s, int flush) {
+  int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
+  int rc = real(s, flush);
+  atomic_fetch_add(&software_cpu_ns[dir], now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
+  atomic_fetch_add(&software_wall_ns[dir], now_ns(CLOCK_MONOTONIC) - wall0);
+  return rc;
+}
+
 /* Copies what the staging buffer still holds to the caller's output, as far as it fits. */
 static long drain(z_streamp s, session *ss) {
   size_t n = ss->len - ss->at;
@@ -333,10 +345,7 @@ static int compress_request(z_streamp s, session *ss, uInt chunk, int last,
   s->avail_in = chunk;
   s->next_out = ss->staging;
   s->avail_out = STAGING_BYTES;
-  int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
-  int rc = real(s, last ? Z_FINISH : Z_FULL_FLUSH);
-  atomic_fetch_add(&software_cpu_ns[DIR_COMP], now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
-  atomic_fetch_add(&software_wall_ns[DIR_COMP], now_ns(CLOCK_MONOTONIC) - wall0);
+  int rc = software(DIR_COMP, real, s, last ? Z_FINISH : Z_FULL_FLUSH);
   ss->at = 0;
   ss->len = STAGING_BYTES - s->avail_out;
   s->avail_in += rest;
@@ -373,10 +382,7 @@ static int hardware_deflate(z_streamp s, int flush, int (*real)(z_streamp, int))
 /* deflate with zlib's own bytes (KAEZIP_MODEL_ZLIB_BYTES=1): charged per call's requests. */
 static int zlib_deflate(z_streamp s, int flush, int (*real)(z_streamp, int)) {
   uInt in0 = s->avail_in, out0 = s->avail_out;
-  int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
-  int rc = real(s, flush);
-  atomic_fetch_add(&software_cpu_ns[DIR_COMP], now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
-  atomic_fetch_add(&software_wall_ns[DIR_COMP], now_ns(CLOCK_MONOTONIC) - wall0);
+  int rc = software(DIR_COMP, real, s, flush);
   long in = (long)(in0 - s->avail_in), out = (long)(out0 - s->avail_out);
   atomic_fetch_add(&bytes_in[DIR_COMP], in);
   atomic_fetch_add(&bytes_out[DIR_COMP], out);
@@ -399,10 +405,8 @@ int inflate(z_streamp s, int flush) {
   REAL(int, inflate, (z_streamp, int));
   if (!flush_supported(flush) || fault_now(s)) return Z_STREAM_ERROR;
   uInt in0 = s->avail_in, out0 = s->avail_out;
-  int64_t cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
-  int rc = real_inflate(s, flush);
-  atomic_fetch_add(&software_cpu_ns[DIR_DECOMP], now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
-  atomic_fetch_add(&software_wall_ns[DIR_DECOMP], now_ns(CLOCK_MONOTONIC) - wall0);
+  int64_t wall0 = now_ns(CLOCK_MONOTONIC);
+  int rc = software(DIR_DECOMP, real_inflate, s, flush);
   long in = (long)(in0 - s->avail_in), out = (long)(out0 - s->avail_out);
   atomic_fetch_add(&n_calls[DIR_DECOMP], 1);
   atomic_fetch_add(&bytes_in[DIR_DECOMP], in);

@@ -121,16 +121,7 @@ class Aarch64JvmSuite extends MatrixTests {
   }
 
   gate(inGate = false)("on an AArch64 JVM Spark's own shuffle gives the same results") {
-    val report = Submit.run(
-      "aarch64-spark",
-      "local[2]",
-      "client",
-      base("auto") - "spark.shuffle.manager",
-      Workloads,
-      env = Map("JAVA_HOME" -> javaHome),
-      timeoutSeconds = 900)
-    assert(report.architectures == Seq("aarch64"))
-    report.assertSame(expected)
+    onAarch64("aarch64-spark", base("auto") - "spark.shuffle.manager")
   }
 
   gate(inGate = false)(
