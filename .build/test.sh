@@ -14,14 +14,15 @@ start=$(date +%s)
 bash .build/browser.sh
 mvn -B verify
 stage1=$(( $(date +%s) - start ))
-# On 3.5: the writers and the reader (their own tests, the manager's suites, the differential
-# workloads under both serializers), remote fetches, corruption and encryption across executor
-# JVMs, SQL rows uncopied, our shuffle service's block handler with Spark 3.5's network code, the
-# UI tab (javax servlets), and the deployable jar (its refusal of spark.jars alone and of another
-# line, spark-submit on Java 17 and Java 11). Spark-free modules' tests ran in stage 1, and so did
-# the KAEzip fallback's and session pool's suites, which use no per-line code.
+# On 3.5, what differs per line: the writers' and reader's shims (map-side combine and spills in
+# the manager's suites, SQL rows uncopied, local segments, remote fetches and their corruption
+# diagnosis, IO encryption across executor JVMs), our shuffle service's block handler with Spark
+# 3.5's network code, the UI tab (javax servlets), and the deployable jar (its refusal of
+# spark.jars alone and of another line, spark-submit on Java 17 and Java 11). The rest is the same
+# code on every line and ran in stage 1: the Spark-free modules, the writers' own logic
+# (KaeShuffleWriterSuite), the workloads under every codec, the KAEzip fallback, the session pool.
 bash .build/test-line.sh spark-3.5 \
-  'io/github/kaeshuffle/writer/*Test,io/github/kaeshuffle/reader/*Test,org/apache/spark/shuffle/kae/*Suite,org/apache/spark/shuffle/kae/*Test,!ShuffleDoctorJobSuite,!HardwareFaultSuite,!SessionReuseSuite,WorkloadDifferentialSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite,UiTabSuite' \
+  'org/apache/spark/shuffle/kae/*Suite,org/apache/spark/shuffle/kae/*Test,!ShuffleDoctorJobSuite,!HardwareFaultSuite,!SessionReuseSuite,!KaeShuffleWriterSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite,UiTabSuite' \
   -pl integration-tests -am -Dspotless.check.skip=true
 echo "[kae] gate: stage 1 (Spark 4.2) ${stage1} s, stage 2 (Spark 3.5) $(( $(date +%s) - start - stage1 )) s, $(( $(date +%s) - start )) s in all"
 bash .build/test-times.sh . 10
