@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.bench
 
+import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicLong
 
 import org.apache.spark.Success
@@ -31,7 +32,10 @@ class ShuffleTotals extends SparkListener {
 
   /** Merged blocks or chunks whose fetch failed and that were read from the original blocks. */
   val mergedFetchFallbacks = new AtomicLong
-  private val kae = new java.util.concurrent.ConcurrentHashMap[String, AtomicLong]()
+  private val kae = new ConcurrentHashMap[String, AtomicLong]()
+
+  /** Per host whose tasks read a shuffle: the bytes they fetched from other executors. */
+  val remoteBytesReadByHost = new ConcurrentHashMap[String, AtomicLong]()
 
   override def onTaskEnd(e: SparkListenerTaskEnd): Unit = {
     if (e.reason == Success && e.taskMetrics != null) {
@@ -41,6 +45,10 @@ class ShuffleTotals extends SparkListener {
       mergedBytesRead.addAndGet(
         m.shuffleReadMetrics.remoteMergedBytesRead + m.shuffleReadMetrics.localMergedBytesRead)
       mergedFetchFallbacks.addAndGet(m.shuffleReadMetrics.mergedFetchFallbackCount)
+      if (m.shuffleReadMetrics.totalBytesRead > 0) {
+        remoteBytesReadByHost.computeIfAbsent(e.taskInfo.host, _ => new AtomicLong)
+          .addAndGet(m.shuffleReadMetrics.remoteBytesRead)
+      }
       gcMillis.addAndGet(m.jvmGCTime)
       peakExecutionMemory.accumulateAndGet(m.peakExecutionMemory, math.max)
       // Only a task of a KAE shuffle has them; Spark's own runs need not load our classes.

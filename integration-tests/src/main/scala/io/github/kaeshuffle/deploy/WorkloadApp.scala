@@ -107,6 +107,10 @@ object WorkloadApp {
       lines += s"mergedBytesRead ${totals.mergedBytesRead.get}"
       lines += s"mergedFetchFallbacks ${totals.mergedFetchFallbacks.get}"
       lines += s"executorsRemoved ${removed.get}"
+      val byHost = totals.remoteBytesReadByHost
+      for (host <- byHost.keySet.toArray(new Array[String](0)).sorted) {
+        lines += s"remoteBytesRead $host ${byHost.get(host).get}"
+      }
       lines += s"java ${distinctProperty(sc, "java.version").mkString(" ")}"
       lines += s"arch ${distinctProperty(sc, "os.arch").mkString(" ")}"
     } finally {

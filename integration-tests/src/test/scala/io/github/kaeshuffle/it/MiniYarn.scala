@@ -41,21 +41,9 @@ final class MiniYarn(
 
   def start(): this.type = {
     val conf = new YarnConfiguration()
-    conf.setInt(YarnConfiguration.NM_PMEM_MB, 8192)
-    conf.setInt(YarnConfiguration.NM_VCORES, 8)
-    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256)
-    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false)
-    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false)
-    conf.setFloat(
-      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage",
-      99.9f)
-    // The capacity scheduler with one queue (there is no capacity-scheduler.xml on the class
-    // path); application masters may take the whole queue.
-    conf.set("yarn.scheduler.capacity.root.queues", "default")
-    conf.set("yarn.scheduler.capacity.root.default.capacity", "100")
-    conf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100")
-    conf.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 1.0f)
-    conf.set("yarn.nodemanager.delete.debug-delay-sec", "600")
+    (YarnDaemon.SchedulerSettings ++ YarnDaemon.NodeSettings).foreach { case (k, v) =>
+      conf.set(k, v)
+    }
     configure(conf)
     cluster = new MiniYARNCluster(name, 1, nodeManagers, 1, 1)
     cluster.init(conf)

@@ -13,21 +13,17 @@
  */
 package io.github.kaeshuffle.it
 
-import java.io.{File, FileOutputStream}
-import java.lang.management.ManagementFactory
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 import java.util.concurrent.TimeUnit
 
-import scala.jdk.CollectionConverters._
-
 import org.apache.hadoop.conf.Configuration
 
 /**
- * A YARN NodeManager in its own JVM, run from Hadoop's own unshaded jars (the class path the
- * `integration-tests/nodemanager` module resolves) against a [[MiniYarn]] ResourceManager, so
- * that a test can stop the NodeManager process and start a new one as an operator restarts a
- * NodeManager on a real cluster.
+ * A YARN NodeManager in its own JVM, run from Hadoop's own unshaded jars ([[YarnDaemon]]) against
+ * a ResourceManager (a [[MiniYarn]]'s or a [[ResourceManagerProcess]]), so that a test can stop
+ * the NodeManager process and start a new one as an operator restarts a NodeManager on a real
+ * cluster.
  *
  * It runs with NodeManager recovery on (`yarn.nodemanager.recovery.enabled`, supervised) and a
  * fixed port, so that containers keep running while it is down, the new process takes them back,
@@ -39,8 +35,14 @@ import org.apache.hadoop.conf.Configuration
  *
  * @param rm the ResourceManager's configuration (its real addresses)
  * @param settings extra NodeManager settings (auxiliary services)
+ * @param host where it runs: this machine, or a test host's namespace
+ * @param env the process's environment beyond this JVM's
  */
-final class NodeManagerProcess(rm: Configuration, settings: Map[String, String]) {
+final class NodeManagerProcess(
+    rm: Configuration,
+    settings: Map[String, String],
+    host: TestHost = TestHost.Local,
+    env: Map[String, String] = Map.empty) {
   val root: Path = ClusterFaults.tmpDir("nodemanager")
   val port: Int = ClusterFaults.freePort()
   val recoveryDir: Path = root.resolve("recovery")
@@ -52,54 +54,28 @@ final class NodeManagerProcess(rm: Configuration, settings: Map[String, String])
   private val containers = scala.collection.mutable.Set[ProcessHandle]()
 
   /** The NodeId the ResourceManager knows this node by, the same on every start. */
-  def nodeId: String = s"localhost:$port"
+  def nodeId: String = s"${host.address}:$port"
 
   def log: Path = root.resolve(s"nodemanager-$starts.log")
 
   def logText: String = new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1)
 
-  private def classpath: String = {
-    val f = new File(sys.props.getOrElse("kae.test.nodeManagerClasspath", "missing"))
-    require(f.isFile, s"$f is missing: build with mvn verify from the root")
-    new String(Files.readAllBytes(f.toPath), StandardCharsets.UTF_8).trim
-  }
-
   private def writeConf(): Unit = {
-    Seq(confDir, recoveryDir, logDir, localDir).foreach(Files.createDirectories(_))
+    Seq(recoveryDir, logDir, localDir).foreach(Files.createDirectories(_))
     val conf = new Configuration(rm)
-    val own = Map(
+    val own = YarnDaemon.NodeSettings ++ Map(
       "yarn.nodemanager.address" -> nodeId,
-      "yarn.nodemanager.localizer.address" -> s"localhost:${ClusterFaults.freePort()}",
-      "yarn.nodemanager.webapp.address" -> "localhost:0",
+      "yarn.nodemanager.localizer.address" -> s"${host.address}:${ClusterFaults.freePort()}",
+      "yarn.nodemanager.webapp.address" -> s"${host.address}:0",
       "yarn.nodemanager.local-dirs" -> localDir.toString,
       "yarn.nodemanager.log-dirs" -> logDir.toString,
       "yarn.nodemanager.recovery.enabled" -> "true",
       "yarn.nodemanager.recovery.supervised" -> "true",
       "yarn.nodemanager.recovery.dir" -> recoveryDir.toString,
-      "hadoop.tmp.dir" -> root.resolve("tmp").toString,
-      "yarn.nodemanager.resource.memory-mb" -> "8192",
-      "yarn.nodemanager.resource.cpu-vcores" -> "8",
-      "yarn.nodemanager.pmem-check-enabled" -> "false",
-      "yarn.nodemanager.vmem-check-enabled" -> "false",
-      "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage" -> "99.9",
-      "yarn.nodemanager.delete.debug-delay-sec" -> "600"
+      "hadoop.tmp.dir" -> root.resolve("tmp").toString
     )
     (own ++ settings).foreach { case (k, v) => conf.set(k, v) }
-    val out = new FileOutputStream(confDir.resolve("yarn-site.xml").toFile)
-    try conf.writeXml(out)
-    finally out.close()
-    Files.write(
-      confDir.resolve("log4j.properties"),
-      Seq(
-        "log4j.rootLogger=INFO,console",
-        "log4j.appender.console=org.apache.log4j.ConsoleAppender",
-        "log4j.appender.console.target=System.err",
-        "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
-        "log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss.SSS} %p %c{1}: %m%n"
-      )
-        .asJava,
-      StandardCharsets.UTF_8
-    )
+    YarnDaemon.writeConf(confDir, conf)
   }
 
   /**
@@ -110,23 +86,13 @@ final class NodeManagerProcess(rm: Configuration, settings: Map[String, String])
     require(process == null, "already running")
     if (starts == 0) writeConf()
     starts += 1
-    // The module flags this JVM runs with (Spark's), which Hadoop on Java 17 needs as well.
-    val moduleFlags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
-      .filter(a => a.startsWith("--add-opens") || a.startsWith("--add-exports"))
-    val cmd = Seq(
-      s"${System.getProperty("java.home")}/bin/java",
-      "-Xmx512m",
-      s"-Dhadoop.log.dir=$logDir",
-      s"-Dyarn.log.dir=$logDir",
-      "-Djava.net.preferIPv4Stack=true") ++
-      moduleFlags ++ Seq(
-        "-cp",
-        s"$confDir${File.pathSeparator}$classpath",
-        "org.apache.hadoop.yarn.server.nodemanager.NodeManager")
-    val pb = new ProcessBuilder(cmd.asJava)
-    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
-    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile))
-    process = pb.start()
+    process = YarnDaemon.start(
+      host,
+      confDir,
+      logDir,
+      log,
+      "org.apache.hadoop.yarn.server.nodemanager.NodeManager",
+      env)
     ClusterFaults.awaitCondition(s"NodeManager $nodeId registering (log $log)", 120) {
       if (!process.isAlive) {
         throw new AssertionError(s"The NodeManager exited:\n${Submit.tail(log)}")
@@ -134,8 +100,8 @@ final class NodeManagerProcess(rm: Configuration, settings: Map[String, String])
       Files.exists(log) && logText.contains(s"Registered with ResourceManager as $nodeId")
     }
     for (p <- servicePorts) {
-      ClusterFaults.awaitCondition(s"an auxiliary service on port $p (log $log)", 60)(
-        ClusterFaults.accepts(p))
+      ClusterFaults.awaitCondition(s"an auxiliary service on $nodeId's port $p (log $log)", 60)(
+        host.accepts(p))
     }
     this
   }

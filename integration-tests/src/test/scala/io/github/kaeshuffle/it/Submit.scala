@@ -99,6 +99,10 @@ object Submit {
     def javaVersions: Seq[String] = values("java").headOption.getOrElse(Nil)
     def architectures: Seq[String] = values("arch").headOption.getOrElse(Nil)
 
+    /** Per host whose tasks read a shuffle: the bytes they fetched from other executors. */
+    def remoteBytesByHost: Map[String, Long] =
+      values("remoteBytesRead").map(v => v(0) -> v(1).toLong).toMap
+
     def assertSame(expected: Map[String, WorkloadJobs.Digest]): Unit = {
       for ((w, exp) <- expected) {
         val got = digests.get(w)

@@ -1,0 +1,182 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.it
+
+import java.io.File
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path, Paths}
+import java.util.Properties
+import java.util.concurrent.TimeUnit
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.yarn.conf.YarnConfiguration
+
+/**
+ * A YARN cluster of test hosts on one machine, each host a network namespace on one bridge
+ * (`src/test/scripts/netns-cluster.sh`), its link limited to `rate` (tc's units, e.g. "1gbit",
+ * or "none"): the ResourceManager and the Spark driver (client mode) on host 0, a real
+ * NodeManager with our shuffle service on each other host. Executors run in their
+ * NodeManager's namespace, so every fetch from another host crosses two links of the bridge.
+ *
+ * `stop()` removes every namespace, link and process; so does a shutdown hook when the JVM is
+ * stopped first, and `start()` removes what a killed run left (namespaces whose owner process is
+ * gone). Needs root and iproute2: [[NetnsCluster.unavailable]] says why not.
+ *
+ * @param hosts test hosts, the driver's included (at least 2)
+ * @param rate each host's link rate in both directions
+ * @param service the NodeManagers' settings for our shuffle service
+ */
+final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String]) {
+  require(hosts >= 2, s"a cluster needs the driver's host and a NodeManager's: $hosts hosts")
+  private val owner = ProcessHandle.current().pid()
+  val testHosts: IndexedSeq[TestHost.Namespace] =
+    (0 until hosts).map(i => TestHost.Namespace(s"kae$owner-h$i", s"198.18.0.${i + 1}"))
+  val driverHost: TestHost.Namespace = testHosts.head
+  private val rm = new ResourceManagerProcess(driverHost)
+  val nodeManagers: IndexedSeq[NodeManagerProcess] = testHosts.tail.map { host =>
+    // Containers take the NodeManager's address as Spark's local address, and start as every
+    // test's child JVMs do: both from the NodeManager's environment, through its white list.
+    val whitelist = YarnConfiguration.DEFAULT_NM_ENV_WHITELIST + ",SPARK_LOCAL_IP,JAVA_TOOL_OPTIONS"
+    new NodeManagerProcess(
+      rm.config,
+      service + (YarnConfiguration.NM_ENV_WHITELIST -> whitelist),
+      host,
+      env = Map("SPARK_LOCAL_IP" -> host.address))
+  }
+  private val clientConf: Path = ClusterFaults.tmpDir("netns-client-conf")
+  private val cleanup = new Thread(() => NetnsCluster.script("down", owner.toString))
+
+  def start(port: Int): this.type = {
+    NetnsCluster.script("clean")
+    NetnsCluster.script("up", owner.toString, hosts.toString, rate)
+    Runtime.getRuntime.addShutdownHook(cleanup)
+    rm.start()
+    YarnDaemon.writeConf(clientConf, rm.config)
+    nodeManagers.foreach(_.start(Seq(port)))
+    this
+  }
+
+  def stop(): Unit = {
+    try nodeManagers.foreach(_.kill())
+    finally
+      try rm.stop()
+      finally {
+        NetnsCluster.script("down", owner.toString)
+        try Runtime.getRuntime.removeShutdownHook(cleanup)
+        catch { case _: IllegalStateException => } // already shutting down
+      }
+  }
+
+  /** Spark settings for an application on the cluster, as a user's would be. */
+  def sparkConf(codec: String): Map[String, String] =
+    Submit.withJars(executorPath = Submit.distJar.getName) ++ Map(
+      "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
+      "spark.shuffle.manager" -> Submit.Manager,
+      "spark.shuffle.kae.codec" -> codec,
+      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
+      "spark.executor.instances" -> (hosts - 1).toString,
+      "spark.executor.cores" -> "1",
+      "spark.executor.memory" -> "512m",
+      "spark.driver.memory" -> "768m",
+      "spark.yarn.am.memory" -> "512m",
+      "spark.ui.enabled" -> "false",
+      "spark.sql.shuffle.partitions" -> "8",
+      "spark.yarn.appMasterEnv.JAVA_HOME" -> System.getProperty("java.home"),
+      "spark.executorEnv.JAVA_HOME" -> System.getProperty("java.home")
+    )
+
+  /**
+   * Runs `mainClass` (a [[Submit]] application) with `spark-submit` in client mode on the
+   * driver's host to its end and returns its report.
+   */
+  def submit(
+      name: String,
+      conf: Map[String, String],
+      workloads: Seq[String],
+      mainClass: String = Submit.WorkloadApp,
+      size: String = "tiny",
+      timeoutSeconds: Long = 600): Submit.Report = {
+    val dir = ClusterFaults.tmpDir(s"netns-submit-$name")
+    val report = dir.resolve("report.txt")
+    val log = dir.resolve("spark-submit.log")
+    val propsFile = dir.resolve("spark.properties")
+    val props = new Properties()
+    conf.foreach { case (k, v) => props.setProperty(k, v) }
+    val w = Files.newBufferedWriter(propsFile, StandardCharsets.UTF_8)
+    try props.store(w, s"KAE Shuffle cluster test $name")
+    finally w.close()
+    val cmd = driverHost.command(Seq(
+      s"${Sessions.sparkHome}/bin/spark-submit",
+      "--master",
+      "yarn",
+      "--deploy-mode",
+      "client",
+      "--name",
+      s"kae-$name",
+      "--properties-file",
+      propsFile.toString,
+      "--class",
+      mainClass,
+      Submit.appJar.getAbsolutePath,
+      report.toString,
+      size,
+      workloads.mkString(",")
+    ))
+    val pb = new ProcessBuilder(cmd.asJava)
+    pb.environment().put("HADOOP_CONF_DIR", clientConf.toString)
+    pb.environment().put("SPARK_LOCAL_IP", driverHost.address)
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+    pb.redirectErrorStream(true).redirectOutput(log.toFile)
+    val process = pb.start()
+    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      process.descendants().forEach(p => p.destroyForcibly())
+      process.destroyForcibly()
+      throw new AssertionError(s"$name did not finish in $timeoutSeconds s:\n${Submit.tail(log)}")
+    }
+    assert(
+      process.exitValue() == 0,
+      s"$name exited with ${process.exitValue()}:\n${Submit.tail(log)}")
+    assert(Files.exists(report), s"$name wrote no report:\n${Submit.tail(log)}")
+    Submit.Report(Files.readAllLines(report).asScala.toSeq, log)
+  }
+}
+
+object NetnsCluster {
+  private def scriptFile: File =
+    Paths.get(sys.props.getOrElse("basedir", "."), "src/test/scripts/netns-cluster.sh").toFile
+
+  /** Why test hosts cannot be made here, or None where they can. */
+  lazy val unavailable: Option[String] =
+    if (!sys.props.get("os.name").contains("Linux")) Some("network namespaces are Linux's")
+    else {
+      val uid = new String(
+        new ProcessBuilder("id", "-u").start().getInputStream.readAllBytes(),
+        StandardCharsets.US_ASCII).trim
+      if (uid != "0") Some(s"test hosts in network namespaces need root (this is uid $uid)")
+      else if (!Seq("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip").exists(new File(_).canExecute)) {
+        Some("iproute2's ip is missing (apt-get install iproute2)")
+      } else None
+    }
+
+  private[it] def script(args: String*): Unit = {
+    val out = ClusterFaults.tmpDir("netns-script").resolve("out.txt")
+    val p = new ProcessBuilder((Seq("bash", scriptFile.getAbsolutePath) ++ args).asJava)
+      .redirectErrorStream(true)
+      .redirectOutput(out.toFile)
+      .start()
+    val ok = p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0
+    assert(ok, s"netns-cluster.sh ${args.mkString(" ")} failed:\n${Submit.tail(out)}")
+  }
+}
