@@ -79,6 +79,19 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
       }
   }
 
+  /** The test hosts on which a JVM runs `mainClass` (read from the processes' command lines). */
+  def hostsRunning(mainClass: String): Set[TestHost.Namespace] =
+    testHosts.filter { host =>
+      val p = new ProcessBuilder("ip", "netns", "pids", host.name).start()
+      val pids = new String(p.getInputStream.readAllBytes(), StandardCharsets.US_ASCII)
+        .split("\\s+").filter(_.nonEmpty)
+      pids.exists { pid =>
+        val cmdline = Paths.get("/proc", pid, "cmdline")
+        try new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).contains(mainClass)
+        catch { case _: java.io.IOException => false } // the process has ended
+      }
+    }.toSet
+
   /** Spark settings for an application on the cluster, as a user's would be. */
   def sparkConf(codec: String): Map[String, String] =
     Submit.withJars(executorPath = Submit.distJar.getName) ++ Map(

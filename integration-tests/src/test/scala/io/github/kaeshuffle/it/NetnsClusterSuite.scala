@@ -14,6 +14,12 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
+import java.nio.file.Files
+import java.util.concurrent.TimeUnit
+
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration.Duration
+import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.testing.{MatrixTests, TestScope}
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
@@ -43,7 +49,8 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
           "yarn.nodemanager.aux-services.spark_shuffle.class" ->
             "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
           "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
-          "spark.shuffle.service.port" -> ServicePort.toString
+          "spark.shuffle.service.port" -> ServicePort.toString,
+          "spark.authenticate" -> "true"
         )
       )
       started.start(ServicePort)
@@ -85,5 +92,79 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
     assert(byHost.size == reducers, s"reduce tasks ran on ${byHost.keys}, not on $reducers hosts")
     for ((host, bytes) <- byHost) assert(bytes > 0, s"$host fetched nothing from another host")
     assert(byHost.keySet.forall(_.startsWith("198.18.0.")), s"hosts: ${byHost.keys}")
+  }
+
+  matrixTest("a NodeManager killed during the reduce stage: the map outputs on it are computed " +
+    "again, the results stay right") {
+    val c = cluster
+    val gate = ClusterFaults.tmpDir("netns-node-loss-gate")
+    val report = Future {
+      c.submit(
+        "netns-node-loss",
+        c.sparkConf("auto"),
+        Seq(gate.toString),
+        mainClass = Submit.NodeLossApp)
+    }(ExecutionContext.global)
+    ClusterFaults.awaitCondition("the reduce stage waiting at the gate", 300)(
+      Files.exists(gate.resolve("reduce-waiting")) || report.isCompleted)
+    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+    // A host with map outputs, but not the application master's: its loss would end the
+    // application, not test the shuffle.
+    val mapHosts = Files.readAllLines(gate.resolve("map-hosts")).asScala.toSet
+    val master = c.hostsRunning("org.apache.spark.deploy.yarn.ExecutorLauncher")
+    val victim = c.nodeManagers.find { nm =>
+      mapHosts.contains(nm.host.address) && !master.exists(_.address == nm.host.address)
+    }
+    assume(victim.isDefined, s"every host with map outputs ($mapHosts) runs the master")
+    victim.get.kill()
+    Files.write(gate.resolve("go"), Array.emptyByteArray)
+    val r = Await.result(report, Duration(600, TimeUnit.SECONDS))
+    val text = r.lines.mkString("\n")
+    assert(r.lines.contains("resultOk true"), text)
+    assert(r.long("mapTasksAfter") > 0, s"no map task ran again:\n$text")
+    assert(r.manager == Submit.Manager, text)
+    victim.get.start(Seq(ServicePort))
+  }
+
+  matrixTest("dynamic allocation releases the executors, every NodeManager restarts: the reduce " +
+    "stage reads the map outputs through the services' recovered state, on the other hosts") {
+    val c = cluster
+    val conf = c.sparkConf("auto") - "spark.executor.instances" ++ Map(
+      "spark.shuffle.service.enabled" -> "true",
+      "spark.shuffle.service.port" -> ServicePort.toString,
+      "spark.authenticate" -> "true",
+      "spark.dynamicAllocation.enabled" -> "true",
+      "spark.dynamicAllocation.executorIdleTimeout" -> "1s",
+      "spark.dynamicAllocation.schedulerBacklogTimeout" -> "1s",
+      "spark.dynamicAllocation.minExecutors" -> "0",
+      "spark.dynamicAllocation.initialExecutors" -> "2",
+      "spark.dynamicAllocation.maxExecutors" -> "2"
+    )
+    val gate = ClusterFaults.tmpDir("netns-restart-gate")
+    val report = Future {
+      c.submit("netns-restart", conf, Seq(gate.toString), mainClass = Submit.ShuffleServiceApp)
+    }(ExecutionContext.global)
+    ClusterFaults.awaitCondition("the map stage and the executors' release", 300)(
+      Files.exists(gate.resolve("map-done")) || report.isCompleted)
+    assert(!report.isCompleted, s"the application ended early: ${report.value}")
+    // As an operator restarts them: the application master's container outlives its
+    // NodeManager (supervised recovery) and is taken back.
+    for (nm <- c.nodeManagers) {
+      nm.stop()
+      nm.start(Seq(ServicePort))
+    }
+    Files.write(gate.resolve("go"), Array.emptyByteArray)
+    val r = Await.result(report, Duration(600, TimeUnit.SECONDS))
+    val text = r.lines.mkString("\n")
+    assert(r.lines.contains("executorsGone true"), text)
+    assert(r.lines.contains("gateOpened true"), text)
+    assert(r.lines.contains("resultOk true"), text)
+    assert(r.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+    assert(r.manager == Submit.Manager, text)
+    for (nm <- c.nodeManagers) {
+      assert(
+        nm.logText.contains("reloaded the secrets of 1 application(s)"),
+        Submit.tail(nm.log, 200))
+    }
   }
 }

@@ -41,7 +41,7 @@ import org.apache.hadoop.conf.Configuration
 final class NodeManagerProcess(
     rm: Configuration,
     settings: Map[String, String],
-    host: TestHost = TestHost.Local,
+    val host: TestHost = TestHost.Local,
     env: Map[String, String] = Map.empty) {
   val root: Path = ClusterFaults.tmpDir("nodemanager")
   val port: Int = ClusterFaults.freePort()

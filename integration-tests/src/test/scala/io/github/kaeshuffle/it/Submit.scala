@@ -37,6 +37,7 @@ object Submit {
   val WorkloadApp = "io.github.kaeshuffle.deploy.WorkloadApp"
   val ShuffleServiceApp = "io.github.kaeshuffle.deploy.ShuffleServiceApp"
   val MergedChunkDamageApp = "io.github.kaeshuffle.deploy.MergedChunkDamageApp"
+  val NodeLossApp = "io.github.kaeshuffle.deploy.NodeLossApp"
 
   /** shuffle-core's shaded jar, built by the reactor before this module's tests. */
   def distJar: File = {
