@@ -84,8 +84,10 @@ object WorkloadApp {
           val deadline = System.nanoTime() + 60L * 1000 * 1000 * 1000
           while (removed.get == seen && System.nanoTime() < deadline) Thread.sleep(200)
         }
+        val t0 = System.nanoTime()
         val d = WorkloadJobs.run(w, spark, size, 4)
         lines += s"workload $w ${d.records} ${d.hash}"
+        lines += s"seconds $w ${(System.nanoTime() - t0) / 1e9}"
       }
       KaeSparkAccess.drainListeners(sc)
       lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"

@@ -58,13 +58,14 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
   private val clientConf: Path = ClusterFaults.tmpDir("netns-client-conf")
   private val cleanup = new Thread(() => NetnsCluster.script("down", owner.toString))
 
-  def start(port: Int): this.type = {
+  /** Starts the cluster; each NodeManager is up once the auxiliary service ports accept. */
+  def start(servicePorts: Seq[Int] = Nil): this.type = {
     NetnsCluster.script("clean")
     NetnsCluster.script("up", owner.toString, hosts.toString, rate)
     Runtime.getRuntime.addShutdownHook(cleanup)
     rm.start()
     YarnDaemon.writeConf(clientConf, rm.config)
-    nodeManagers.foreach(_.start(Seq(port)))
+    nodeManagers.foreach(_.start(servicePorts))
     this
   }
 
@@ -78,6 +79,16 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
         catch { case _: IllegalStateException => } // already shutting down
       }
   }
+
+  /**
+   * Bytes delivered to the test hosts over their links so far, each byte counted once: what the
+   * bridge sent into every host's link (its ports' transmit counters).
+   */
+  def linkBytes(): Long =
+    testHosts.indices.map { i =>
+      val f = Paths.get(s"/sys/class/net/kv${owner}h$i/statistics/tx_bytes")
+      new String(Files.readAllBytes(f), StandardCharsets.US_ASCII).trim.toLong
+    }.sum
 
   /** The test hosts on which a JVM runs `mainClass` (read from the processes' command lines). */
   def hostsRunning(mainClass: String): Set[TestHost.Namespace] =

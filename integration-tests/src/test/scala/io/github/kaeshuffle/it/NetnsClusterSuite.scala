@@ -53,7 +53,7 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
           "spark.authenticate" -> "true"
         )
       )
-      started.start(ServicePort)
+      started.start(Seq(ServicePort))
     }
     started
   }

@@ -100,6 +100,10 @@ object Submit {
     def javaVersions: Seq[String] = values("java").headOption.getOrElse(Nil)
     def architectures: Seq[String] = values("arch").headOption.getOrElse(Nil)
 
+    /** Each workload's time in the application, in seconds (its jobs, not the start). */
+    def seconds: Map[String, Double] =
+      values("seconds").map(v => v(0) -> v(1).toDouble).toMap
+
     /** Per host whose tasks read a shuffle: the bytes they fetched from other executors. */
     def remoteBytesByHost: Map[String, Long] =
       values("remoteBytesRead").map(v => v(0) -> v(1).toLong).toMap
