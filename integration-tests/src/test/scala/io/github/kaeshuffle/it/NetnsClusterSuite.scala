@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
+import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 import java.util.concurrent.TimeUnit
 
@@ -22,7 +23,7 @@ import scala.concurrent.duration.Duration
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.testing.{MatrixTests, TestScope}
-import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
+import io.github.kaeshuffle.workloads.{Tpch, WorkloadJobs, Workloads}
 import org.scalatest.BeforeAndAfterAll
 
 /**
@@ -165,6 +166,41 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
       assert(
         nm.logText.contains("reloaded the secrets of 1 application(s)"),
         Submit.tail(nm.log, 200))
+    }
+  }
+
+  matrixTest("TPC-H SF 0.01 across the test hosts: all 22 queries give the rows of Spark's " +
+    "shuffle on the same cluster and the published row counts") {
+    val c = cluster
+    val dir = ClusterFaults.tmpDir("netns-tpch")
+    // Tables and queries where every host sees them (one file system); the cluster runs them.
+    val tables = Sessions.withSession(Sessions.conf(None, Sessions.Kryo, "local[2]")) { spark =>
+      Tpch.generate(spark, 0.01, dir)
+    }
+    Files.move(tables, dir.resolve("tables"))
+    Files.createDirectories(dir.resolve("queries"))
+    for (q <- Tpch.queries) {
+      Files.write(
+        dir.resolve("queries").resolve(f"q${q.number}%02d.sql"),
+        (q.setup :+ q.select).mkString("\n;\n").getBytes(StandardCharsets.UTF_8))
+    }
+    def digests(r: Submit.Report): Map[String, (Int, Int)] =
+      r.lines.map(_.split(" ")).filter(_.head == "query")
+        .map(v => v(1) -> (v(2).toInt, v(3).toInt)).toMap
+    val sql = Seq(dir.toString)
+    val kae = c.submit("netns-tpch-kae", c.sparkConf("auto"), sql, mainClass = Submit.SqlApp)
+    val spark = c.submit(
+      "netns-tpch-spark",
+      c.sparkConf("auto") + ("spark.shuffle.manager" -> "sort"),
+      sql,
+      mainClass = Submit.SqlApp)
+    assert(kae.manager == Submit.Manager, kae.lines.mkString("\n"))
+    val (k, s) = (digests(kae), digests(spark))
+    assert(k.size == 22, kae.lines.mkString("\n"))
+    for (q <- Tpch.queries) {
+      val name = f"q${q.number}%02d"
+      assert(s(name)._1 == Tpch.rowsAtHundredth(q), s"$name with Spark's shuffle: ${s(name)}")
+      assert(k(name) == s(name), s"$name: KAE ${k(name)}, Spark ${s(name)}")
     }
   }
 }

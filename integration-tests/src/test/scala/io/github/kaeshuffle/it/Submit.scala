@@ -38,6 +38,7 @@ object Submit {
   val ShuffleServiceApp = "io.github.kaeshuffle.deploy.ShuffleServiceApp"
   val MergedChunkDamageApp = "io.github.kaeshuffle.deploy.MergedChunkDamageApp"
   val NodeLossApp = "io.github.kaeshuffle.deploy.NodeLossApp"
+  val SqlApp = "io.github.kaeshuffle.deploy.SqlApp"
 
   /** shuffle-core's shaded jar, built by the reactor before this module's tests. */
   def distJar: File = {
