@@ -40,7 +40,7 @@ object MergedChunkDamageApp {
   def main(args: Array[String]): Unit = {
     val report = Paths.get(args(0))
     val gate = new Gate(Paths.get(args(2)))
-    val spark = SparkSession.builder().appName("kae-merged-damage").getOrCreate()
+    val spark = SparkSession.builder().getOrCreate()
     val sc = spark.sparkContext
     val totals = new ShuffleTotals
     val corrupt = new AtomicLong

@@ -35,7 +35,7 @@ object NodeLossApp {
   def main(args: Array[String]): Unit = {
     val report = Paths.get(args(0))
     val gateDir = Paths.get(args(2))
-    val spark = SparkSession.builder().appName("kae-node-loss").getOrCreate()
+    val spark = SparkSession.builder().getOrCreate()
     val sc = spark.sparkContext
     val mapHosts = ConcurrentHashMap.newKeySet[String]()
     val mapTasks = new AtomicInteger

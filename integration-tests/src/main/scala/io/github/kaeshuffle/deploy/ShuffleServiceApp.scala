@@ -38,7 +38,8 @@ import org.apache.spark.sql.SparkSession
 object ShuffleServiceApp {
   def main(args: Array[String]): Unit = {
     val report = Paths.get(args(0))
-    val spark = SparkSession.builder().appName("kae-shuffle-service").getOrCreate()
+    // Named by spark-submit (kae-<test>), as every test application: tests find theirs by it.
+    val spark = SparkSession.builder().getOrCreate()
     val sc = spark.sparkContext
     val totals = new ShuffleTotals
     sc.addSparkListener(totals)

@@ -44,7 +44,7 @@ object SqlApp {
   def main(args: Array[String]): Unit = {
     val report = Paths.get(args(0))
     val dir = Paths.get(args(2))
-    val spark = SparkSession.builder().appName("kae-sql").getOrCreate()
+    val spark = SparkSession.builder().getOrCreate()
     val lines = Seq.newBuilder[String]
     try {
       for (table <- list(dir.resolve("tables"))) {

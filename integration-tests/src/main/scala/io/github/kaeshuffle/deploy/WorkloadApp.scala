@@ -65,7 +65,7 @@ object WorkloadApp {
     val workloads = args(2).split(",").map(_.trim).filter(_.nonEmpty).toSeq
     val pause = args.length > 3 && args(3) == "pause"
 
-    val spark = SparkSession.builder().appName("kae-workloads").getOrCreate()
+    val spark = SparkSession.builder().getOrCreate()
     val sc = spark.sparkContext
     val totals = new ShuffleTotals
     val added = new AtomicInteger

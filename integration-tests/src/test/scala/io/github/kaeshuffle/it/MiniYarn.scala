@@ -61,21 +61,7 @@ final class MiniYarn(
   def sparkConf(codec: String): Map[String, String] = {
     val hadoop = cluster.getConfig.iterator().asScala
       .map(e => s"spark.hadoop.${e.getKey}" -> e.getValue).toMap
-    val javaHome = System.getProperty("java.home")
-    hadoop ++ Submit.withJars(executorPath = Submit.distJar.getName) ++ Map(
-      "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
-      "spark.shuffle.manager" -> Submit.Manager,
-      "spark.shuffle.kae.codec" -> codec,
-      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
-      "spark.executor.instances" -> "2",
-      "spark.executor.cores" -> "1",
-      "spark.executor.memory" -> "512m",
-      "spark.driver.memory" -> "768m",
-      "spark.yarn.am.memory" -> "512m",
-      "spark.ui.enabled" -> "false",
-      "spark.sql.shuffle.partitions" -> "8",
-      "spark.yarn.appMasterEnv.JAVA_HOME" -> javaHome,
-      "spark.executorEnv.JAVA_HOME" -> javaHome,
+    hadoop ++ YarnAppConf(codec, executors = 2) ++ Map(
       "spark.yarn.appMasterEnv.SPARK_LOCAL_IP" -> "127.0.0.1",
       "spark.executorEnv.SPARK_LOCAL_IP" -> "127.0.0.1"
     ) ++ childJvmOptions

@@ -105,20 +105,11 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
 
   /** Spark settings for an application on the cluster, as a user's would be. */
   def sparkConf(codec: String): Map[String, String] =
-    Submit.withJars(executorPath = Submit.distJar.getName) ++ Map(
-      "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
-      "spark.shuffle.manager" -> Submit.Manager,
-      "spark.shuffle.kae.codec" -> codec,
-      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
-      "spark.executor.instances" -> (hosts - 1).toString,
-      "spark.executor.cores" -> "1",
-      "spark.executor.memory" -> "512m",
-      "spark.driver.memory" -> "768m",
-      "spark.yarn.am.memory" -> "512m",
-      "spark.ui.enabled" -> "false",
-      "spark.sql.shuffle.partitions" -> "8",
-      "spark.yarn.appMasterEnv.JAVA_HOME" -> System.getProperty("java.home"),
-      "spark.executorEnv.JAVA_HOME" -> System.getProperty("java.home")
+    YarnAppConf(codec, executors = hosts - 1) ++ Map(
+      // Every host's executor is there before the first job, however long a busy machine takes
+      // to start it, so that tasks run, and fetch, on every host (Spark waits 30 s by default).
+      "spark.scheduler.minRegisteredResourcesRatio" -> "1.0",
+      "spark.scheduler.maxRegisteredResourcesWaitingTime" -> "300s"
     )
 
   /**

@@ -130,17 +130,8 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
   matrixTest("dynamic allocation releases the executors, every NodeManager restarts: the reduce " +
     "stage reads the map outputs through the services' recovered state, on the other hosts") {
     val c = cluster
-    val conf = c.sparkConf("auto") - "spark.executor.instances" ++ Map(
-      "spark.shuffle.service.enabled" -> "true",
-      "spark.shuffle.service.port" -> ServicePort.toString,
-      "spark.authenticate" -> "true",
-      "spark.dynamicAllocation.enabled" -> "true",
-      "spark.dynamicAllocation.executorIdleTimeout" -> "1s",
-      "spark.dynamicAllocation.schedulerBacklogTimeout" -> "1s",
-      "spark.dynamicAllocation.minExecutors" -> "0",
-      "spark.dynamicAllocation.initialExecutors" -> "2",
-      "spark.dynamicAllocation.maxExecutors" -> "2"
-    )
+    val conf = c.sparkConf("auto") - "spark.executor.instances" ++
+      YarnAppConf.dynamicAllocation(ServicePort)
     val gate = ClusterFaults.tmpDir("netns-restart-gate")
     val report = Future {
       c.submit("netns-restart", conf, Seq(gate.toString), mainClass = Submit.ShuffleServiceApp)
@@ -155,13 +146,7 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
       nm.start(Seq(ServicePort))
     }
     Files.write(gate.resolve("go"), Array.emptyByteArray)
-    val r = Await.result(report, Duration(600, TimeUnit.SECONDS))
-    val text = r.lines.mkString("\n")
-    assert(r.lines.contains("executorsGone true"), text)
-    assert(r.lines.contains("gateOpened true"), text)
-    assert(r.lines.contains("resultOk true"), text)
-    assert(r.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
-    assert(r.manager == Submit.Manager, text)
+    Await.result(report, Duration(600, TimeUnit.SECONDS)).assertServedPastGate()
     for (nm <- c.nodeManagers) {
       assert(
         nm.logText.contains("reloaded the secrets of 1 application(s)"),

@@ -105,6 +105,20 @@ object Submit {
     def seconds: Map[String, Double] =
       values("seconds").map(v => v(0) -> v(1).toDouble).toMap
 
+    /**
+     * A ShuffleServiceApp run past its gate: its executors were gone before the reduce stage,
+     * which read every map output through the service (no map task ran again), right, with our
+     * manager.
+     */
+    def assertServedPastGate(): Unit = {
+      val text = lines.mkString("\n")
+      assert(lines.contains("executorsGone true"), text)
+      assert(lines.contains("gateOpened true"), text)
+      assert(lines.contains("resultOk true"), text)
+      assert(lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+      assert(manager == Manager, text)
+    }
+
     /** Per host whose tasks read a shuffle: the bytes they fetched from other executors. */
     def remoteBytesByHost: Map[String, Long] =
       values("remoteBytesRead").map(v => v(0) -> v(1).toLong).toMap

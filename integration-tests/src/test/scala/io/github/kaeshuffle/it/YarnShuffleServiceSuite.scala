@@ -80,17 +80,8 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
   }
 
   private def serviceConf(): Map[String, String] =
-    yarn.sparkConf("auto") - "spark.executor.instances" ++ Map(
-      "spark.shuffle.service.enabled" -> "true",
-      "spark.shuffle.service.port" -> servicePort.toString,
-      "spark.authenticate" -> "true",
-      "spark.dynamicAllocation.enabled" -> "true",
-      "spark.dynamicAllocation.executorIdleTimeout" -> "1s",
-      "spark.dynamicAllocation.schedulerBacklogTimeout" -> "1s",
-      "spark.dynamicAllocation.minExecutors" -> "0",
-      "spark.dynamicAllocation.initialExecutors" -> "2",
-      "spark.dynamicAllocation.maxExecutors" -> "2"
-    )
+    yarn.sparkConf("auto") - "spark.executor.instances" ++
+      YarnAppConf.dynamicAllocation(servicePort)
 
   matrixTest("executors released after the map stage; the reduce stage reads through the " +
     "service, authenticated") {
@@ -229,13 +220,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     }
 
     Files.write(gate.resolve("go"), Array.emptyByteArray)
-    val r = Await.result(report, Duration(300, "s"))
-    val text = r.lines.mkString("\n")
-    assert(r.lines.contains("executorsGone true"), text)
-    assert(r.lines.contains("gateOpened true"), text)
-    assert(r.lines.contains("resultOk true"), text)
-    assert(r.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
-    assert(r.manager == Submit.Manager, text)
+    Await.result(report, Duration(300, "s")).assertServedPastGate()
 
     // What the new process's service found in RocksDB: the map stage's executors and the
     // application's secret.

@@ -134,7 +134,8 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
     for (d <- diagnoses) {
       val expected = if (d.kind == "map") ShuffleDoctor.Compress else ShuffleDoctor.Decompress
       assert(d.bound.name == expected, d.line)
-      assert(d.codecTwiceAsFast > 0.3, d.line)
+      // Relative, not a share of the time: on a busy machine compute takes more of it.
+      assert(d.codecTwiceAsFast > d.diskTwiceAsFast, d.line)
     }
   }
 
@@ -147,7 +148,7 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
     assert(maps.size == 2, diagnoses.map(_.line))
     for (d <- maps) {
       assert(d.bound.name == ShuffleDoctor.DiskWrite, d.line)
-      assert(d.diskTwiceAsFast > 0.3, d.line)
+      assert(d.diskTwiceAsFast > d.codecTwiceAsFast, d.line)
     }
   }
 
