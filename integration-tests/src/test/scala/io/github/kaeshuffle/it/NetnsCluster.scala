@@ -51,9 +51,15 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
     val whitelist = YarnConfiguration.DEFAULT_NM_ENV_WHITELIST + ",SPARK_LOCAL_IP,JAVA_TOOL_OPTIONS"
     new NodeManagerProcess(
       rm.config,
-      service + (YarnConfiguration.NM_ENV_WHITELIST -> whitelist),
+      service ++ Map(
+        YarnConfiguration.NM_ENV_WHITELIST -> whitelist,
+        // Room for one executor (1,024 MB with its overhead) and the small application master
+        // (512 MB), never for two executors: each host runs one, so shuffles cross the links.
+        YarnConfiguration.NM_PMEM_MB -> "1536"
+      ),
       host,
-      env = Map("SPARK_LOCAL_IP" -> host.address))
+      env = Map("SPARK_LOCAL_IP" -> host.address)
+    )
   }
   private val clientConf: Path = ClusterFaults.tmpDir("netns-client-conf")
   private val cleanup = new Thread(() => NetnsCluster.script("down", owner.toString))
@@ -109,7 +115,9 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
       // Every host's executor is there before the first job, however long a busy machine takes
       // to start it, so that tasks run, and fetch, on every host (Spark waits 30 s by default).
       "spark.scheduler.minRegisteredResourcesRatio" -> "1.0",
-      "spark.scheduler.maxRegisteredResourcesWaitingTime" -> "300s"
+      "spark.scheduler.maxRegisteredResourcesWaitingTime" -> "300s",
+      // 128 MB and Spark's 384 MB overhead: the master fits beside an executor (above).
+      "spark.yarn.am.memory" -> "128m"
     )
 
   /**
