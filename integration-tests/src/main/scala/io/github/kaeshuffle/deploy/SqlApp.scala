@@ -26,7 +26,8 @@ import org.apache.spark.sql.SparkSession
  * run where it cannot run them itself (across test hosts): every directory of `<dir>/tables`
  * becomes a temporary view named for it, and each `<dir>/queries/<name>.sql` runs, its
  * statements separated by lines holding only `;`, the last one's rows reported as
- * `query <name> <rows> <hash>` (see [[SqlApp.digest]]).
+ * `query <name> <rows> <hash>` (see [[SqlApp.digest]]) and its time, its setup statements included,
+ * as `seconds <name> <s>`.
  *
  * usage: SqlApp <report file> <size, unused> <dir>
  */
@@ -54,8 +55,10 @@ object SqlApp {
         val name = file.getFileName.toString.stripSuffix(".sql")
         val statements = new String(Files.readAllBytes(file), StandardCharsets.UTF_8)
           .split("\n;\n").map(_.trim).filter(_.nonEmpty)
+        val start = System.nanoTime()
         statements.init.foreach(spark.sql)
         val rows = spark.sql(statements.last).collect().map(_.mkString("|")).toSeq
+        lines += s"seconds $name ${(System.nanoTime() - start) / 1e9}"
         lines += s"query $name ${rows.size} ${digest(rows)}"
       }
       lines += s"manager ${KaeSparkAccess.shuffleManagerClass(spark.sparkContext)}"

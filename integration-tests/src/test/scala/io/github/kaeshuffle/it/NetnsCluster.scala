@@ -37,9 +37,18 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration
  * @param hosts test hosts, the driver's included (at least 2)
  * @param rate each host's link rate in both directions
  * @param service the NodeManagers' settings for our shuffle service
+ * @param executorMb each executor's heap (`spark.executor.memory`), in MiB
  */
-final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String]) {
+final class NetnsCluster(
+    hosts: Int,
+    rate: String,
+    service: Map[String, String],
+    executorMb: Int = 512) {
   require(hosts >= 2, s"a cluster needs the driver's host and a NodeManager's: $hosts hosts")
+  require(executorMb >= 256, s"executors of $executorMb MiB are too small for Spark")
+  // An executor's container as YARN grants it: the heap and Spark's overhead (10%, at least
+  // 384 MiB), rounded up to the scheduler's minimum allocation (256 MiB, YarnDaemon).
+  private val executorContainerMb = (executorMb + math.max(384, executorMb / 10) + 255) / 256 * 256
   private val owner = ProcessHandle.current().pid()
   val testHosts: IndexedSeq[TestHost.Namespace] =
     (0 until hosts).map(i => TestHost.Namespace(s"kae$owner-h$i", s"198.18.0.${i + 1}"))
@@ -53,9 +62,9 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
       rm.config,
       service ++ Map(
         YarnConfiguration.NM_ENV_WHITELIST -> whitelist,
-        // Room for one executor (1,024 MB with its overhead) and the small application master
-        // (512 MB), never for two executors: each host runs one, so shuffles cross the links.
-        YarnConfiguration.NM_PMEM_MB -> "1536"
+        // Room for one executor and the small application master (512 MiB, sparkConf), never
+        // for two executors: each host runs one, so shuffles cross the links.
+        YarnConfiguration.NM_PMEM_MB -> (executorContainerMb + 512).toString
       ),
       host,
       env = Map("SPARK_LOCAL_IP" -> host.address)
@@ -117,7 +126,8 @@ final class NetnsCluster(hosts: Int, rate: String, service: Map[String, String])
       "spark.scheduler.minRegisteredResourcesRatio" -> "1.0",
       "spark.scheduler.maxRegisteredResourcesWaitingTime" -> "300s",
       // 128 MB and Spark's 384 MB overhead: the master fits beside an executor (above).
-      "spark.yarn.am.memory" -> "128m"
+      "spark.yarn.am.memory" -> "128m",
+      "spark.executor.memory" -> s"${executorMb}m"
     )
 
   /**

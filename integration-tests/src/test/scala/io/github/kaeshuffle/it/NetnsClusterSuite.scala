@@ -14,7 +14,6 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
-import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 import java.util.concurrent.TimeUnit
 
@@ -160,19 +159,13 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
     val dir = ClusterFaults.tmpDir("netns-tpch")
     // Tables and queries where every host sees them (one file system); the cluster runs them.
     val tables = Sessions.withSession(Sessions.conf(None, Sessions.Kryo, "local[2]")) { spark =>
-      Tpch.generate(spark, 0.01, dir)
+      Tpch.generate(spark, 0.01, dir.resolve("data"))
     }
-    Files.move(tables, dir.resolve("tables"))
-    Files.createDirectories(dir.resolve("queries"))
-    for (q <- Tpch.queries) {
-      Files.write(
-        dir.resolve("queries").resolve(f"q${q.number}%02d.sql"),
-        (q.setup :+ q.select).mkString("\n;\n").getBytes(StandardCharsets.UTF_8))
-    }
+    Tpch.writeSqlDir(tables, dir.resolve("sql"))
     def digests(r: Submit.Report): Map[String, (Int, Int)] =
       r.lines.map(_.split(" ")).filter(_.head == "query")
         .map(v => v(1) -> (v(2).toInt, v(3).toInt)).toMap
-    val sql = Seq(dir.toString)
+    val sql = Seq(dir.resolve("sql").toString)
     val kae = c.submit("netns-tpch-kae", c.sparkConf("auto"), sql, mainClass = Submit.SqlApp)
     val spark = c.submit(
       "netns-tpch-spark",

@@ -52,6 +52,22 @@ object Tpch {
     dir
   }
 
+  /**
+   * A directory as the deployable SqlApp reads it, for runs in other JVMs: `tables` (a link to
+   * generated `tables`) and `queries/qNN.sql`, each query's statements separated by `;` lines.
+   */
+  def writeSqlDir(tables: Path, dir: Path): Path = {
+    Files.createDirectories(dir.resolve("queries"))
+    Files.deleteIfExists(dir.resolve("tables"))
+    Files.createSymbolicLink(dir.resolve("tables"), tables.toAbsolutePath)
+    for (q <- queries) {
+      Files.write(
+        dir.resolve("queries").resolve(f"q${q.number}%02d.sql"),
+        (q.setup :+ q.select).mkString("\n;\n").getBytes(StandardCharsets.UTF_8))
+    }
+    dir
+  }
+
   /** Registers every table of `dir` as a temporary view named as in the queries. */
   def register(spark: SparkSession, dir: Path): Unit =
     for (table <- TpchTable.getTables.asScala) {
