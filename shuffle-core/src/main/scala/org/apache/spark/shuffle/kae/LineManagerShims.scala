@@ -13,6 +13,7 @@
  */
 package org.apache.spark.shuffle.kae
 
+import java.lang.invoke.{MethodHandles, MethodType}
 import java.util.concurrent.ConcurrentHashMap
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
@@ -91,7 +92,15 @@ private[spark] object LineManagerShims extends ManagerShims with Logging {
     SortShuffleManager.canUseBatchFetch(startPartition, endPartition, context)
 
   // Spark 4.0 creates the executor's shuffle manager later, after the user's jars, through this
-  // method; Spark 3.5 passes the manager to SparkEnv's constructor.
+  // method; Spark 3.5 passes the manager to SparkEnv's constructor. Looked up by its own
+  // signature: listing SparkEnv's methods loads every type they name, and Spark 4.3's
+  // distribution lacks the protobuf classes its UDF worker methods name.
   override def executorsLoadJarsFirst: Boolean =
-    classOf[SparkEnv].getMethods.exists(_.getName == "initializeShuffleManager")
+    try {
+      MethodHandles.publicLookup().findVirtual(
+        classOf[SparkEnv],
+        "initializeShuffleManager",
+        MethodType.methodType(Void.TYPE))
+      true
+    } catch { case _: NoSuchMethodException => false }
 }
