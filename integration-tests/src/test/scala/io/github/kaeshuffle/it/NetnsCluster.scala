@@ -16,7 +16,6 @@ package io.github.kaeshuffle.it
 import java.io.File
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
-import java.util.Properties
 import java.util.concurrent.TimeUnit
 
 import scala.jdk.CollectionConverters._
@@ -145,13 +144,9 @@ final class NetnsCluster(
     val report = dir.resolve("report.txt")
     val log = dir.resolve("spark-submit.log")
     val propsFile = dir.resolve("spark.properties")
-    val props = new Properties()
-    conf.foreach { case (k, v) => props.setProperty(k, v) }
-    val w = Files.newBufferedWriter(propsFile, StandardCharsets.UTF_8)
-    try props.store(w, s"KAE Shuffle cluster test $name")
-    finally w.close()
+    Submit.writeProperties(propsFile, conf, s"KAE Shuffle cluster test $name")
     val cmd = driverHost.command(Seq(
-      s"${Sessions.sparkHome}/bin/spark-submit",
+      s"${Sessions.submitSparkHome}/bin/spark-submit",
       "--master",
       "yarn",
       "--deploy-mode",
@@ -172,17 +167,8 @@ final class NetnsCluster(
     pb.environment().put("SPARK_LOCAL_IP", driverHost.address)
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
     pb.redirectErrorStream(true).redirectOutput(log.toFile)
-    val process = pb.start()
-    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      process.descendants().forEach(p => p.destroyForcibly())
-      process.destroyForcibly()
-      throw new AssertionError(s"$name did not finish in $timeoutSeconds s:\n${Submit.tail(log)}")
-    }
-    assert(
-      process.exitValue() == 0,
-      s"$name exited with ${process.exitValue()}:\n${Submit.tail(log)}")
-    assert(Files.exists(report), s"$name wrote no report:\n${Submit.tail(log)}")
-    Submit.Report(Files.readAllLines(report).asScala.toSeq, log)
+    val code = Submit.awaitEnd(pb.start(), name, log, timeoutSeconds)
+    Submit.reportOf(name, Submit.Ended(code, report, log))
   }
 }
 

@@ -44,6 +44,15 @@ object Sessions {
   /** The Spark distribution the build installed (integration-tests/src/test/scripts). */
   def sparkHome: String = home("kae.test.sparkHomeFile", "target/spark-home.txt")
 
+  /**
+   * The distribution applications are submitted to (spark-submit, YARN): in the matrix the
+   * line's newest patch release, which the in-process Spark and local-cluster may not be.
+   * Where the build names none (the benchmarks), the one above.
+   */
+  def submitSparkHome: String =
+    if (sys.props.contains("kae.test.submitSparkHomeFile")) home("kae.test.submitSparkHomeFile", "")
+    else sparkHome
+
   /** A distribution of another Spark line (kae.test.otherSparkVersion), for the line check. */
   def otherSparkHome: String = home("kae.test.otherSparkHomeFile", "target/other-spark-home.txt")
 

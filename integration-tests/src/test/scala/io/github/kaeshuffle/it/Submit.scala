@@ -159,9 +159,33 @@ object Submit {
       timeoutSeconds,
       mainClass,
       size = size)
+    reportOf(name, done)
+  }
+
+  /** The report of an application that ended; fails with its log's tail where it failed. */
+  def reportOf(name: String, done: Ended): Report = {
     assert(done.code == 0, s"$name exited with ${done.code}:\n${tail(done.log)}")
     assert(Files.exists(done.report), s"$name wrote no report:\n${tail(done.log)}")
     Report(Files.readAllLines(done.report).asScala.toSeq, done.log)
+  }
+
+  /** Writes `conf` as the properties file spark-submit reads (`--properties-file`). */
+  def writeProperties(file: Path, conf: Map[String, String], comment: String): Unit = {
+    val props = new Properties()
+    conf.foreach { case (k, v) => props.setProperty(k, v) }
+    val w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)
+    try props.store(w, comment)
+    finally w.close()
+  }
+
+  /** Waits for `process` to end, killing it and its children after `timeoutSeconds`. */
+  def awaitEnd(process: Process, name: String, log: Path, timeoutSeconds: Long): Int = {
+    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      process.descendants().forEach(p => p.destroyForcibly())
+      process.destroyForcibly()
+      throw new AssertionError(s"$name did not finish in $timeoutSeconds s:\n${tail(log)}")
+    }
+    process.exitValue()
   }
 
   /** How a submitted application ended: its exit code, its report file and its log. */
@@ -181,19 +205,15 @@ object Submit {
       env: Map[String, String] = Map.empty,
       timeoutSeconds: Long = 300,
       mainClass: String = WorkloadApp,
-      sparkHome: String = Sessions.sparkHome,
+      sparkHome: String = Sessions.submitSparkHome,
       size: String = "tiny"): Ended = {
     val dir = Files.createTempDirectory(
       new File(System.getProperty("java.io.tmpdir")).toPath,
       s"submit-$name")
     val report = dir.resolve("report.txt")
     val log = dir.resolve("spark-submit.log")
-    val props = new Properties()
-    conf.foreach { case (k, v) => props.setProperty(k, v) }
     val propsFile = dir.resolve("spark.properties")
-    val w = Files.newBufferedWriter(propsFile, StandardCharsets.UTF_8)
-    try props.store(w, s"KAE Shuffle deployment test $name")
-    finally w.close()
+    writeProperties(propsFile, conf, s"KAE Shuffle deployment test $name")
 
     val launcher = new SparkLauncher(env.asJava)
       .setSparkHome(sparkHome)
@@ -207,13 +227,7 @@ object Submit {
         (if (pause) Seq("pause") else Nil)): _*)
       .redirectOutput(log.toFile)
       .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile))
-    val process = launcher.launch()
-    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      process.descendants().forEach(p => p.destroyForcibly())
-      process.destroyForcibly()
-      throw new AssertionError(s"$name did not finish in $timeoutSeconds s:\n${tail(log)}")
-    }
-    Ended(process.exitValue(), report, log)
+    Ended(awaitEnd(launcher.launch(), name, log, timeoutSeconds), report, log)
   }
 
   def tail(log: Path, lines: Int = 60): String =

@@ -20,7 +20,7 @@ object YarnAppConf {
   def apply(codec: String, executors: Int): Map[String, String] = {
     val javaHome = System.getProperty("java.home")
     Submit.withJars(executorPath = Submit.distJar.getName) ++ Map(
-      "spark.yarn.jars" -> s"local:${Sessions.sparkHome}/jars/*",
+      "spark.yarn.jars" -> s"local:${Sessions.submitSparkHome}/jars/*",
       "spark.shuffle.manager" -> Submit.Manager,
       "spark.shuffle.kae.codec" -> codec,
       "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
