@@ -19,6 +19,11 @@ git ls-files -co --exclude-standard -z | tar --null --ignore-failed-read -T - -c
   (cd "$dir" && tar -xf -)
 echo "[kae] Spark line $profile: building and testing in $dir${tests:+ (tests: $tests)}"
 cd "$dir"
+# A line taken from its released distribution (its profile pins the archive) needs its jars laid
+# out as a Maven repository first.
+if sed -n "/<id>$profile<\/id>/,/<\/profile>/p" pom.xml | grep -q '<spark.dist.sha256>'; then
+  bash .build/spark-dist-repo.sh "$profile"
+fi
 # Each line's jar carries the native library for both architectures, as the default line's does.
 args=(-B "-P$profile" verify "$@")
 if [ -n "$tests" ]; then

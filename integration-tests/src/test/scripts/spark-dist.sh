@@ -23,7 +23,10 @@ has_spark() { ls "$1"/jars/spark-core_*-"$version".jar >/dev/null 2>&1; }
 
 if ! has_spark "$home"; then
   echo "[kae] installing pyspark $version into $dir (about 500 MB, once per machine)" >&2
-  pip_into_cache "$dir" "pyspark==$version"
+  # The archive a line from its distribution pinned and checked (.build/spark-dist-repo.sh).
+  source="pyspark==$version"
+  [ -f "$cache/pyspark-$version.tar.gz" ] && source="$cache/pyspark-$version.tar.gz"
+  pip_into_cache "$dir" "$source"
   has_spark "$home" || {
     rm -rf "$dir"
     echo "[kae] ERROR: pyspark $version installed without Spark's jars" >&2; exit 1; }
