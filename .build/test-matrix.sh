@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lines=("$@")
-[ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13 bench)
+[ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.3 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13 bench)
 mkdir -p target
 declare -A result
 for p in "${lines[@]}"; do
