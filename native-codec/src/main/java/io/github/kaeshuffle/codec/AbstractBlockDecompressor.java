@@ -30,8 +30,11 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
     this.codec = codec;
   }
 
-  /** Decompresses all of src into exactly rawLength bytes of dst, or throws. */
-  protected abstract void doDecompress(
+  /**
+   * Decompresses all of src into at most rawLength bytes of dst and returns how many it produced,
+   * or throws; a block of another length than rawLength is diagnosed here, once for every codec.
+   */
+  protected abstract int doDecompress(
       Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
       throws CodecException;
 
@@ -77,7 +80,18 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
               + rawLength
               + " bytes: the block is truncated.");
     }
-    doDecompress(src, srcOff, srcLen, dst, dstOff, rawLength);
+    int produced = doDecompress(src, srcOff, srcLen, dst, dstOff, rawLength);
+    if (produced != rawLength) {
+      throw new CorruptBlockException(
+          codec.name()
+              + " decompress failed: "
+              + NativeError.LENGTH
+              + ": the block decompresses to "
+              + produced
+              + " bytes, not "
+              + rawLength
+              + ".");
+    }
     calls++;
     return rawLength;
   }

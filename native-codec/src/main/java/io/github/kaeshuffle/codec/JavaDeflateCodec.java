@@ -105,7 +105,7 @@ final class JavaDeflateCodec implements BlockCodec {
       private final byte[] probe = new byte[1];
 
       @Override
-      protected void doDecompress(
+      protected int doDecompress(
           Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
           throws CodecException {
         inflater.reset();
@@ -136,17 +136,14 @@ final class JavaDeflateCodec implements BlockCodec {
         if (!inflater.finished()) {
           throw corrupt(NativeError.CORRUPT, "ends before its deflate stream does");
         }
-        if (produced != rawLength) {
-          throw corrupt(
-              NativeError.LENGTH, "decompresses to " + produced + " bytes, not " + rawLength);
-        }
         if (inflater.getRemaining() != 0) {
           throw corrupt(
               NativeError.TRAILING, "has " + inflater.getRemaining() + " bytes after its end");
         }
         if (out != dst) {
-          Buffers.view(dst, dstOff, rawLength).put(out, 0, rawLength);
+          Buffers.view(dst, dstOff, rawLength).put(out, 0, produced);
         }
+        return produced;
       }
 
       private CorruptBlockException corrupt(NativeError error, String what) {

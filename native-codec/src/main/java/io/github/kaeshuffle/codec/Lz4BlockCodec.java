@@ -77,7 +77,7 @@ final class Lz4BlockCodec implements BlockCodec {
   public BlockDecompressor newDecompressor() {
     return new AbstractBlockDecompressor(this) {
       @Override
-      protected void doDecompress(
+      protected int doDecompress(
           Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
           throws CodecException {
         ByteBuffer in = Buffers.view(src, srcOff, srcLen);
@@ -88,15 +88,7 @@ final class Lz4BlockCodec implements BlockCodec {
         } catch (LZ4Exception | IndexOutOfBoundsException e) {
           throw new CorruptBlockException("lz4 decompress failed: " + e.getMessage(), e);
         }
-        if (n != rawLength) {
-          throw new CorruptBlockException(
-              "lz4 decompress failed: LENGTH: the block decompresses"
-                  + " to "
-                  + n
-                  + " bytes, not "
-                  + rawLength
-                  + ".");
-        }
+        return n;
       }
 
       @Override

@@ -164,22 +164,14 @@ final class NativeBlockCodec implements BlockCodec {
     }
 
     @Override
-    protected void doDecompress(
+    protected int doDecompress(
         Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
         throws CodecException {
       int n = NativeLib.decompress(ctx, src, srcOff, srcLen, dst, dstOff, rawLength);
       if (n < 0) {
         throw CodecException.ofNative(codec.name(), "decompress", n);
       }
-      if (n != rawLength) {
-        throw new CorruptBlockException(
-            codec.name()
-                + " decompressed "
-                + n
-                + " bytes where the block declares "
-                + rawLength
-                + ".");
-      }
+      return n;
     }
 
     @Override

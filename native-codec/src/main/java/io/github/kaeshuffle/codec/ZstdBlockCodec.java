@@ -98,7 +98,7 @@ final class ZstdBlockCodec implements BlockCodec {
     ZstdDecompressCtx ctx = new ZstdDecompressCtx();
     return new AbstractBlockDecompressor(this) {
       @Override
-      protected void doDecompress(
+      protected int doDecompress(
           Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
           throws CodecException {
         int n;
@@ -120,15 +120,7 @@ final class ZstdBlockCodec implements BlockCodec {
         } catch (ZstdException e) {
           throw new CorruptBlockException("zstd decompress failed: " + e.getMessage(), e);
         }
-        if (n != rawLength) {
-          throw new CorruptBlockException(
-              "zstd decompress failed: LENGTH: the block decompresses"
-                  + " to "
-                  + n
-                  + " bytes, not "
-                  + rawLength
-                  + ".");
-        }
+        return n;
       }
 
       @Override
