@@ -32,11 +32,14 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * TPC-H in the harness (docs/benchmarks/README.md): the 22 queries under each configuration, the
  * configurations alternating within each repetition (one session per configuration and
  * repetition, the queries in order), one warm-up round first. Spark's settings are its defaults
- * (200 shuffle partitions, AQE on) on local[2]; every query's rows are checked equal to the first
- * configuration's. Writes `Tpch-sf<N>.csv`, `.md` and a chart of per-query time ratios.
+ * (200 shuffle partitions unless others are asked for, AQE on) on local[2]; every query's rows
+ * are checked equal to the first configuration's. Writes `Tpch-sf<N>.csv`, `.md` and a chart of
+ * per-query time ratios.
  *
- * Arguments: output dir, scale factor, repetitions, configurations (comma list or `all`), and
- * the directory the generated tables are kept in (generated once per scale factor).
+ * Arguments: output dir, scale factor, repetitions, configurations (comma list or `all`), the
+ * directory the generated tables are kept in (generated once per scale factor), the queries (a
+ * comma list or `all`) and the shuffle partition counts (comma list; each a run and a page,
+ * `Tpch-sf<N>-p<count>` unless it is Spark's default 200).
  */
 object TpchBench {
 
@@ -73,50 +76,75 @@ object TpchBench {
     val queries = args.lift(5).filter(_ != "all").map(_.split(',').toSet)
       .map(names => Tpch.queries.filter(q => names(q.name))).getOrElse(Tpch.queries)
     require(queries.nonEmpty, s"No TPC-H query is named in ${args(5)}.")
-    val data = Sessions.withSession(conf(Configs.head)) { spark =>
+    // Shuffle partition counts, each a run and a page of its own (Spark's default 200 first).
+    val partitionCounts = args.lift(6).getOrElse("200").split(',').map(_.toInt).toSeq
+    val data = Sessions.withSession(conf(Configs.head, SparkDefaultPartitions)) { spark =>
       Tpch.generate(spark, sf, dataRoot)
     }
-    val runs = mutable.ArrayBuffer[QueryRun]()
-    val reference = mutable.Map[String, Seq[String]]()
-    for (rep <- 0 to reps; c <- configs) {
-      val rs = once(c, rep, data, queries, reference)
-      if (rep > 0) runs ++= rs
-      println(f"rep $rep%d ${c.name}%-16s ${rs.map(_.wall).sum}%7.2f s " +
-        f"${rs.map(_.written).sum / 1048576.0}%9.1f MiB" +
-        (if (rs.forall(_.resultOk)) "" else "  RESULT DIFFERS"))
-    }
     Files.createDirectories(outDir)
-    val prefix = s"Tpch-sf${Tpch.scaleFactorName(sf)}"
-    writeCsv(outDir.resolve(s"$prefix.csv"), runs.toSeq)
-    val chart = drawChart(outDir, prefix, runs.toSeq, configs)
-    val md = summary(runs.toSeq, configs, sf, reps, chart, prefix, notes(outDir, prefix))
-    Files.writeString(outDir.resolve(s"$prefix.md"), md)
-    println(md)
-    if (runs.exists(!_.resultOk)) {
+    val results = partitionCounts.map { p =>
+      val runs = runAll(configs, reps, p, data, queries)
+      val prefix = s"Tpch-sf${Tpch.scaleFactorName(sf)}" +
+        (if (p == SparkDefaultPartitions) "" else s"-p$p")
+      writeCsv(outDir.resolve(s"$prefix.csv"), runs)
+      val chart = drawChart(outDir, prefix, runs, configs)
+      val md = summary(runs, configs, sf, reps, p, chart, prefix, notes(outDir, prefix))
+      Files.writeString(outDir.resolve(s"$prefix.md"), md)
+      println(md)
+      runs
+    }
+    if (results.flatten.exists(!_.resultOk)) {
       System.err.println("Some query gave a different result: see above.")
       sys.exit(1)
     }
   }
 
-  /** Spark's defaults for SQL on local[2], with the configuration's settings. */
-  private def conf(c: Config): SparkConf = {
+  /** Spark's default `spark.sql.shuffle.partitions`. */
+  private val SparkDefaultPartitions = 200
+
+  /** One warm-up round, then `reps` rounds in which the configurations alternate. */
+  private def runAll(
+      configs: Seq[Config],
+      reps: Int,
+      partitions: Int,
+      data: Path,
+      queries: Seq[Tpch.Query]): Seq[QueryRun] = {
+    val runs = mutable.ArrayBuffer[QueryRun]()
+    val reference = mutable.Map[String, Seq[String]]()
+    doctorLines.clear()
+    for (rep <- 0 to reps; c <- configs) {
+      val rs = once(c, rep, partitions, data, queries, reference)
+      if (rep > 0) runs ++= rs
+      println(f"$partitions%d partitions, rep $rep%d ${c.name}%-16s ${rs.map(_.wall).sum}%7.2f s " +
+        f"${rs.map(_.written).sum / 1048576.0}%9.1f MiB" +
+        (if (rs.forall(_.resultOk)) "" else "  RESULT DIFFERS"))
+    }
+    runs.toSeq
+  }
+
+  /**
+   * Spark's defaults for SQL on local[2], with `partitions` shuffle partitions and the
+   * configuration's settings.
+   */
+  private def conf(c: Config, partitions: Int): SparkConf = {
     val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
       .set("spark.unsafe.exceptionOnMemoryLeak", "false")
     // The tests' small-data settings (8 partitions, tiny AQE sizes) are not what users run.
     conf.getAll.map(_._1).filter(k => k.startsWith("spark.sql.")).foreach(conf.remove)
-    conf.setAll(c.settings)
+    conf.set("spark.sql.shuffle.partitions", partitions.toString).setAll(c.settings)
   }
 
   /** Every query once in one session of `c`; results checked against the reference. */
   private def once(
       c: Config,
       rep: Int,
+      partitions: Int,
       data: Path,
       queries: Seq[Tpch.Query],
       reference: mutable.Map[String, Seq[String]]): Seq[QueryRun] = {
     // Every session starts on a collected heap, not on the garbage of the one before.
     System.gc()
-    Sessions.withSession(conf(c)) { spark =>
+    Sessions.withSession(conf(c, partitions)) { spark =>
       val totals = new ShuffleTotals
       spark.sparkContext.addSparkListener(totals)
       val diagnoses = new java.util.concurrent.ConcurrentLinkedQueue[String]()
@@ -197,6 +225,7 @@ object TpchBench {
       configs: Seq[Config],
       sf: Double,
       reps: Int,
+      partitions: Int,
       chart: String,
       prefix: String,
       notes: Option[String]): String = {
@@ -209,9 +238,11 @@ object TpchBench {
         (if (queries.size == Tpch.queries.size) ""
          else s" -Dbench.queries=${queries.mkString(",")}")
     sb ++= s"Produced by `mvn -B -pl integration-tests -am -Pbench-tpch verify " +
-      s"-Dbench.sf=${Tpch.scaleFactorName(sf).replace('_', '.')} -Dbench.reps=$reps$named` (class " +
-      "`io.github.kaeshuffle.bench.TpchBench`): local[2], Kryo, Spark's SQL defaults (200 " +
-      "shuffle partitions, AQE on), data from `io.trino.tpch:tpch:1.2` in Parquet with " +
+      s"-Dbench.sf=${Tpch.scaleFactorName(sf).replace('_', '.')} -Dbench.reps=$reps$named " +
+      s"-Dbench.partitions=$partitions` (class `io.github.kaeshuffle.bench.TpchBench`): local[2], " +
+      s"Kryo, Spark's SQL defaults but $partitions shuffle partitions (" +
+      (if (partitions == SparkDefaultPartitions) "Spark's default" else "Spark's default is 200") +
+      "; AQE on), data from `io.trino.tpch:tpch:1.2` in Parquet with " +
       "`DECIMAL(15,2)` money; the configurations alternate within each repetition, one session " +
       s"each running q1..q22 in order; one warm-up round then $reps timed repetitions. Every " +
       "query's rows are checked equal to the first configuration's. Every query of every run: " +
