@@ -62,7 +62,8 @@ final class SparkLine {
               new Build("3.5", "2.13"),
               new Build("4.0", "2.13"),
               new Build("4.1", "2.13"),
-              new Build("4.2", "2.13")));
+              new Build("4.2", "2.13"),
+              new Build("4.3", "2.13")));
 
   private static final Properties PROPS = load();
 
