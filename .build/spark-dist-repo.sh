@@ -4,10 +4,13 @@
 # (spark.version), pins the pyspark source archive's SHA-256 (spark.dist.sha256) and reads the
 # repository this script makes (~/.cache/kae-shuffle/spark-repo-<version>). An archive with
 # another SHA-256 is refused. Each jar of the archive's deps/jars/ is laid out under its own
-# coordinates (read from the jar's META-INF/maven/*/pom.properties), with a pom that lists no
-# dependencies: the release's whole dependency tree is stated once, as the aggregate pom
+# coordinates (read from the jar's META-INF/maven/*/pom.properties). The release's whole
+# dependency tree is stated once, as the aggregate pom
 # io.github.kaeshuffle.spark-dist:spark-dist_<scala>:<version>, whose dependencies are every jar
-# the distribution ships (each with its transitive dependencies excluded). A jar without Maven
+# the distribution ships (each with its transitive dependencies excluded); each of Spark's own
+# jars depends on that aggregate, as a real spark-core brings Spark's tree, and every other jar's
+# pom lists no dependencies. Layout changes bump `layout` and the repository's id in pom.xml,
+# which makes Maven take the artifacts again instead of its local copies. A jar without Maven
 # metadata (scala-library, zstd-jni, ...) is listed under the group io.github.kaeshuffle.spark-dist,
 # its file name split into artifact and version. Made once per machine; .build/test-line.sh runs it
 # for such a profile.
@@ -33,7 +36,9 @@ scala=${scala:-2.13}
   exit 2; }
 repo="$HOME/.cache/kae-shuffle/spark-repo-$version"
 aggregate="io/github/kaeshuffle/spark-dist/spark-dist_$scala/$version"
-if [ -f "$repo/$aggregate/spark-dist_$scala-$version.pom" ] && [ "$(cat "$repo/.sha256")" = "$sha" ]; then
+layout=2
+if [ -f "$repo/$aggregate/spark-dist_$scala-$version.pom" ] &&
+   [ "$(cat "$repo/.made" 2>/dev/null)" = "$sha layout $layout" ]; then
   echo "[kae] Spark $version's jars: $repo" >&2
   exit 0
 fi
@@ -96,13 +101,20 @@ ${5:-}
 POM
 }
 
+# A Spark jar's dependencies: the whole distribution, through the aggregate.
+tree="  <dependencies><dependency><groupId>io.github.kaeshuffle.spark-dist</groupId>"
+tree+="<artifactId>spark-dist_$scala</artifactId><version>$version</version><type>pom</type>"
+tree+="</dependency></dependencies>"
 deps=""
 for jar in "$jars"/*.jar; do
   read -r g a v c < <(coordinates "$jar")
   dir="$tmp/repo/${g//.//}/$a/$v"
   mkdir -p "$dir"
   if [ "$c" = - ]; then cp "$jar" "$dir/$a-$v.jar"; else cp "$jar" "$dir/$a-$v-$c.jar"; fi
-  [ -f "$dir/$a-$v.pom" ] || pom "$g" "$a" "$v" jar > "$dir/$a-$v.pom"
+  if [ ! -f "$dir/$a-$v.pom" ]; then
+    if [ "$g" = org.apache.spark ]; then pom "$g" "$a" "$v" jar "$tree" > "$dir/$a-$v.pom"
+    else pom "$g" "$a" "$v" jar > "$dir/$a-$v.pom"; fi
+  fi
   deps+="    <dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>"
   [ "$c" = - ] || deps+="<classifier>$c</classifier>"
   deps+="<exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion>"
@@ -111,7 +123,7 @@ done
 mkdir -p "$tmp/repo/$aggregate"
 pom io.github.kaeshuffle.spark-dist "spark-dist_$scala" "$version" pom \
   "  <dependencies>"$'\n'"$deps  </dependencies>" > "$tmp/repo/$aggregate/spark-dist_$scala-$version.pom"
-echo "$sha" > "$tmp/repo/.sha256"
+echo "$sha layout $layout" > "$tmp/repo/.made"
 rm -rf "$repo"
 mv "$tmp/repo" "$repo"
 echo "[kae] Spark $version: $(ls "$jars"/*.jar | wc -l) jars in $repo" >&2
