@@ -9,8 +9,9 @@
 # io.github.kaeshuffle.spark-dist:spark-dist_<scala>:<version>, whose dependencies are every jar
 # the distribution ships (each with its transitive dependencies excluded); each of Spark's own
 # jars depends on that aggregate, as a real spark-core brings Spark's tree, and every other jar's
-# pom lists no dependencies. Layout changes bump `layout` and the repository's id in pom.xml,
-# which makes Maven take the artifacts again instead of its local copies. A jar without Maven
+# pom lists no dependencies. Maven keeps copies of what it took from here in its local repository
+# (KAE_MAVEN_REPO, default ~/.m2/repository); laying the jars out anew (a new archive or `layout`)
+# removes those of this release, so that Maven takes the new poms. A jar without Maven
 # metadata (scala-library, zstd-jni, ...) is listed under the group io.github.kaeshuffle.spark-dist,
 # its file name split into artifact and version. Made once per machine; .build/test-line.sh runs it
 # for such a profile.
@@ -36,7 +37,7 @@ scala=${scala:-2.13}
   exit 2; }
 repo="$HOME/.cache/kae-shuffle/spark-repo-$version"
 aggregate="io/github/kaeshuffle/spark-dist/spark-dist_$scala/$version"
-layout=2
+layout=3
 if [ -f "$repo/$aggregate/spark-dist_$scala-$version.pom" ] &&
    [ "$(cat "$repo/.made" 2>/dev/null)" = "$sha layout $layout" ]; then
   echo "[kae] Spark $version's jars: $repo" >&2
@@ -126,4 +127,6 @@ pom io.github.kaeshuffle.spark-dist "spark-dist_$scala" "$version" pom \
 echo "$sha layout $layout" > "$tmp/repo/.made"
 rm -rf "$repo"
 mv "$tmp/repo" "$repo"
+m2=${KAE_MAVEN_REPO:-$HOME/.m2/repository}
+rm -rf "$m2"/org/apache/spark/*/"$version" "$m2"/io/github/kaeshuffle/spark-dist
 echo "[kae] Spark $version: $(ls "$jars"/*.jar | wc -l) jars in $repo" >&2
