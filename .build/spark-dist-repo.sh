@@ -71,12 +71,13 @@ jars="$tmp/pyspark-$version/deps/jars"
 
 # "group artifact version classifier" of a jar: the Maven metadata entry its file is named for.
 coordinates() {
-  local jar=$1 name props g a v
+  local jar=$1 name entry props g a v
   name=$(basename "$jar" .jar)
-  for props in $(unzip -Z1 "$jar" 'META-INF/maven/*/pom.properties' 2>/dev/null); do
-    g=$(unzip -p "$jar" "$props" | sed -n 's/^groupId=//p' | tr -d '\r')
-    a=$(unzip -p "$jar" "$props" | sed -n 's/^artifactId=//p' | tr -d '\r')
-    v=$(unzip -p "$jar" "$props" | sed -n 's/^version=//p' | tr -d '\r')
+  for entry in $(unzip -Z1 "$jar" 'META-INF/maven/*/pom.properties' 2>/dev/null); do
+    props=$(unzip -p "$jar" "$entry" | tr -d '\r')
+    g=$(sed -n 's/^groupId=//p' <<< "$props")
+    a=$(sed -n 's/^artifactId=//p' <<< "$props")
+    v=$(sed -n 's/^version=//p' <<< "$props")
     if [ "$name" = "$a-$v" ]; then echo "$g $a $v -"; return; fi
     case $name in "$a-$v-"*) echo "$g $a $v ${name#"$a-$v-"}"; return ;; esac
   done
