@@ -31,7 +31,8 @@ import io.github.kaeshuffle.workloads
  * machine's CPU seconds (all hosts share its cores). The workload `tpch` is TPC-H's 22 queries at
  * the scale factor given (its time the sum of the queries'), the others are WorkloadApp's at the
  * size given; `<workload>@<rate>` runs it at that rate only. Every run's results are checked equal
- * to the first configuration's.
+ * to the first configuration's. A run replaces the cells (rate and workload) it measured on the
+ * page in the output directory and keeps the others, each with the commit and date it ran on.
  *
  * usage: ClusterBench <out dir> <rates, e.g. 250mbit,1gbit,10gbit> <workloads> <size> <reps>
  *   <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4> <TPC-H scale factor> <TPC-H data dir>
@@ -45,7 +46,9 @@ object ClusterBench {
       seconds: Double,
       linkBytes: Long,
       cpuSeconds: Double,
-      resultOk: Boolean)
+      resultOk: Boolean,
+      commit: String = "",
+      date: String = "")
 
   val Configs: Seq[Config] =
     Harness.AllConfigs.filter(c => Set("spark-lz4", "spark-zstd")(c.name)) ++
@@ -72,7 +75,8 @@ object ClusterBench {
       here = atRates.filter(_._2.forall(_ == rate)).map(w => Workload(w._1, sqlDir, size))
       run <- atRate(rate, here, reps, configs)
     } yield run
-    ClusterBenchPage.write(out, runs, args)
+    val measured = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString
+    ClusterBenchPage.write(out, runs.map(_.copy(commit = Harness.commit, date = measured)), args)
     if (runs.exists(!_.resultOk)) sys.error("Some run gave other results than the first: above.")
   }
 

@@ -13,7 +13,7 @@
  */
 package io.github.kaeshuffle.bench
 
-import java.nio.file.{Files, Path}
+import java.nio.file.{Files, Path, Paths}
 import java.util.Locale
 
 import scala.jdk.CollectionConverters._
@@ -30,15 +30,67 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat
 object ClusterBenchPage {
   private val Baseline = "spark-lz4"
 
+  private val Columns = "rate,rep,config,workload,seconds,linkBytes,cpuSeconds,commit,date"
+
+  /** Writes `runs` into the page in `out`, replacing the cells they measured, keeping the rest. */
   def write(out: Path, runs: Seq[Run], args: Array[String]): Unit = {
+    val csv = out.resolve("cluster.csv")
+    val measured = runs.map(cell).toSet
+    val all = read(csv).filterNot(r => measured(cell(r))) ++ runs
     Files.write(
-      out.resolve("cluster.csv"),
-      ("rate,rep,config,workload,seconds,linkBytes,cpuSeconds" +: runs.map(r =>
-        Seq(r.rate, r.rep, r.config, r.workload, r.seconds, r.linkBytes, r.cpuSeconds)
-          .mkString(","))).asJava
-    )
-    val chart = drawChart(out, runs)
-    Files.write(out.resolve("cluster.md"), page(runs, args, chart).getBytes("UTF-8"))
+      csv,
+      (Columns +: all.map(r =>
+        Seq(
+          r.rate,
+          r.rep,
+          r.config,
+          r.workload,
+          r.seconds,
+          r.linkBytes,
+          r.cpuSeconds,
+          r.commit,
+          r.date).mkString(","))).asJava)
+    val chart = drawChart(out, all)
+    Files.write(out.resolve("cluster.md"), page(all, args, chart).getBytes("UTF-8"))
+  }
+
+  private def cell(r: Run): (String, String) = (r.rate, r.workload)
+
+  /** The runs already on the page; none where there is no page yet. */
+  private def read(csv: Path): Seq[Run] =
+    if (!Files.exists(csv)) Nil
+    else {
+      val lines = Files.readAllLines(csv).asScala.toSeq
+      require(lines.headOption.contains(Columns), s"$csv: expected the columns $Columns")
+      lines.tail.map(_.split(',')).map(f =>
+        Run(
+          f(0),
+          f(1).toInt,
+          f(2),
+          f(3),
+          f(4).toDouble,
+          f(5).toLong,
+          f(6).toDouble,
+          resultOk = true,
+          f(7),
+          f(8)))
+    }
+
+  /** Link rates in bits per second, for their order on the page ("none": unlimited). */
+  private def bitsPerSecond(rate: String): Double = {
+    val units = Seq("kbit" -> 1e3, "mbit" -> 1e6, "gbit" -> 1e9)
+    units.collectFirst {
+      case (u, f) if rate.endsWith(u) => rate.dropRight(u.length).toDouble * f
+    }.getOrElse(Double.PositiveInfinity)
+  }
+
+  /** The command line with paths relative to the repository, as anyone would type it. */
+  private def command(args: Array[String]): String = {
+    val root = Paths.get(Harness.repositoryRoot).toAbsolutePath
+    args.map { a =>
+      val p = Paths.get(a)
+      if (p.isAbsolute && p.startsWith(root)) root.relativize(p).toString else a
+    }.mkString(" ")
   }
 
   private def median(v: Seq[Double]): Double = Harness.median(v)
@@ -55,16 +107,19 @@ object ClusterBenchPage {
   private def page(runs: Seq[Run], args: Array[String], chart: String): String = {
     val sb = new StringBuilder
     sb ++= "# Shuffle across test hosts with rate-limited links\n\n"
-    sb ++= s"`ClusterBench ${args.mkString(" ")}`: Spark on YARN across three test hosts in " +
+    sb ++= s"Last run: `ClusterBench ${command(args)}`. Spark on YARN across three test hosts in " +
       "network namespaces (the driver and ResourceManager on one, a NodeManager on each of two " +
       "others, one executor each), every host's link limited to the rate in both directions " +
       "(tbf; no added latency). Time: the workload's jobs inside the application (medians over " +
       "repetitions); link bytes: everything delivered over the links during the application, " +
       "its start included; CPU: the machine's busy CPU seconds during the application (every " +
       "host shares the same cores). Ratios are against Spark's lz4 shuffle in the same " +
-      "repetition, then the median.\n\n"
-    for ((rate, rs) <- runs.groupBy(_.rate).toSeq.sortBy(_._1); (w, ws) <- rs.groupBy(_.workload)) {
+      "repetition, then the median. Each cell (rate and workload) comes from one run of the " +
+      "benchmark, named under its heading; a later run replaces the cells it measures.\n\n"
+    val rates = runs.groupBy(_.rate).toSeq.sortBy(r => bitsPerSecond(r._1))
+    for ((rate, rs) <- rates; (w, ws) <- rs.groupBy(_.workload).toSeq.sortBy(_._1)) {
       sb ++= s"## $rate, $w\n\n"
+      sb ++= s"Measured on ${ws.map(r => s"${r.commit}, ${r.date}").distinct.mkString("; ")}.\n\n"
       sb ++= "| config | time (s) | time / spark-lz4 | link MiB | link bytes / spark-lz4 | CPU s |\n"
       sb ++= "|---|---:|---:|---:|---:|---:|\n"
       for (c <- ws.map(_.config).distinct) {
@@ -85,7 +140,7 @@ object ClusterBenchPage {
     val chart = new CategoryChartBuilder().width(1000).height(460)
       .title("Workload time across test hosts, against Spark's lz4 shuffle (median)")
       .xAxisTitle("link rate, workload").yAxisTitle("ratio (lower is better)").build()
-    val cells = runs.map(r => (r.rate, r.workload)).distinct
+    val cells = runs.map(cell).distinct.sortBy(c => (bitsPerSecond(c._1), c._2))
     val labels = cells.map { case (rate, w) => s"$rate $w" }
     for (c <- runs.map(_.config).distinct if c != Baseline) {
       val ys = cells.map { case (rate, w) =>

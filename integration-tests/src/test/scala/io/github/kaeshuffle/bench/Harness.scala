@@ -319,6 +319,16 @@ object Harness {
     }
   }
 
+  /** The code a page is measured on (`-dirty`: with uncommitted changes). */
+  def commit: String =
+    try scala.sys.process.Process(Seq("git", "describe", "--always", "--dirty")).!!.trim
+    catch { case _: Exception => "unknown" }
+
+  /** The repository's top directory (the working directory where git cannot tell). */
+  def repositoryRoot: String =
+    try scala.sys.process.Process(Seq("git", "rev-parse", "--show-toplevel")).!!.trim
+    catch { case _: Exception => "." }
+
   /** The median; for an even count, the mean of the two middle values. */
   def median(v: Seq[Double]): Double = {
     val s = v.sorted

@@ -110,11 +110,6 @@ private case class InflationPage(
     reps: Int) {
   import KaeZipInflationBench._
 
-  /** The code the page was measured on (`-dirty`: with uncommitted changes). */
-  private def commit: String =
-    try scala.sys.process.Process(Seq("git", "describe", "--always", "--dirty")).!!.trim
-    catch { case _: Exception => "unknown" }
-
   private def mib(b: Long): String = f"${b / 1048576.0}%.2f"
 
   /** Raw bytes the configuration compressed: the study's stream input, or KAE's records. */
@@ -138,7 +133,7 @@ private case class InflationPage(
       s"`io.github.kaeshuffle.bench.KaeZipInflationBench`): size `${size.name.toLowerCase}`, " +
       "`local[2]`, Kryo, 4 input slices.\n\n"
     sb ++= MachineInfo.describe()
-    sb ++= s"- Commit: $commit\n\n"
+    sb ++= s"- Commit: ${Harness.commit}\n\n"
     notes.foreach(n => sb ++= n.trim + "\n\n")
     renderBytes(sb)
     renderBlocks(sb)
