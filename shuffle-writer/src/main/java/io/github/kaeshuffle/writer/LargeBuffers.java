@@ -14,6 +14,8 @@
 package io.github.kaeshuffle.writer;
 
 import io.github.kaeshuffle.codec.ByteBuffers;
+import io.github.kaeshuffle.codec.DirectMemory;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -22,8 +24,8 @@ import java.util.Arrays;
  * outgrown their chain of small chunks, and spare ones, kept for reuse, that no partition holds:
  * together what {@code spark.shuffle.kae.writer.largeBufferMemory} bounds. Without a bound a map
  * task holds up to partitions x blockSize of them, all at once when its partitions fill at the same
- * pace (issue 22: 200 partitions, two tasks, 100 MiB of direct memory at the end of the map stage,
- * where the process's peak RSS was). With one, the owner makes room by unmapping a spare, else by
+ * pace (200 partitions, two tasks, 100 MiB of direct memory at the end of the map stage,
+ * where the process's peak RSS was). With one, {@link #bufferFor} makes room by unmapping a spare, else by
  * giving up the buffer {@link #victim()} names: one holding no bytes as it is, else the fullest,
  * its bytes parked in the frame file first. A buffer given up becomes a spare rather than being
  * unmapped, so that at the bound buffers go round instead of being mapped from the kernel and
@@ -31,9 +33,15 @@ import java.util.Arrays;
  * 190 MiB per task). Not thread-safe: one task's thread.
  */
 final class LargeBuffers {
-  private final long limit;
+  /** Moves a partition's bytes in memory to the frame file; false when that spilled instead. */
+  interface Park {
+    boolean park(RawBlock p) throws IOException;
+  }
 
-  private PartitionedBlockBuffer.Partition[] members = new PartitionedBlockBuffer.Partition[16];
+  private final long limit;
+  private final HeldMemory memory;
+
+  private RawBlock[] members = new RawBlock[16];
   private int count;
 
   private ByteBuffer[] spares = new ByteBuffer[4];
@@ -43,21 +51,28 @@ final class LargeBuffers {
   private long bytes;
 
   /**
-   * @param limit the most bytes of large buffers, 0 for no bound
+   * @param limit the most bytes of large buffers: 0 for no bound, else at least two blocks
+   * @param memory where each buffer's bytes are reserved before it is mapped
    */
-  LargeBuffers(long limit) {
-    if (limit < 0) {
-      throw new IllegalArgumentException("The large buffers' bound cannot be negative: " + limit);
+  LargeBuffers(long limit, int blockSize, HeldMemory memory) {
+    if (limit != 0 && limit < 2L * blockSize) {
+      throw new IllegalArgumentException(
+          "The large buffers' bound must be 0 or at least two blocks ("
+              + 2L * blockSize
+              + " bytes), not "
+              + limit
+              + ".");
     }
     this.limit = limit;
+    this.memory = memory;
   }
 
-  boolean bounded() {
+  private boolean bounded() {
     return limit > 0;
   }
 
   /** Whether a new buffer of {@code capacity} bytes fits under the bound. */
-  boolean fits(long capacity) {
+  private boolean fits(long capacity) {
     return limit == 0 || bytes + capacity <= limit;
   }
 
@@ -66,16 +81,103 @@ final class LargeBuffers {
     return bytes;
   }
 
-  void mapped(int capacity) {
-    bytes += capacity;
+  /**
+   * A direct buffer of at least {@code capacity} bytes for p within the bound: a spare, else a new
+   * one, room made first by unmapping a spare, else by giving up another partition's buffer (an
+   * empty one as it is, a fuller one's bytes parked: raw, the block is compressed once, when full).
+   * Null when p itself was the fullest and was parked instead, or when memory spilled (the caller
+   * looks at p again).
+   */
+  ByteBuffer bufferFor(RawBlock p, int capacity, Park park) throws IOException {
+    while (true) {
+      ByteBuffer spare = takeSpare(capacity);
+      if (spare != null) {
+        return spare;
+      }
+      if (fits(capacity)) {
+        return map(capacity);
+      }
+      if (unmapSpare()) {
+        continue;
+      }
+      RawBlock v = victim();
+      if (v == null || v == p || (v.rawLength() > 0 && v.rawLength() <= p.rawLength())) {
+        park.park(p);
+        return null;
+      }
+      if (v.rawLength() > 0 && !park.park(v)) {
+        return null;
+      }
+      remove(v);
+      retire(v.raw);
+      v.raw = null;
+    }
   }
 
-  void unmapped(int capacity) {
+  /** A new buffer of {@code capacity} bytes, reserved; null when reserving spilled. */
+  private ByteBuffer map(int capacity) throws IOException {
+    if (!memory.reserve(capacity)) {
+      return null;
+    }
+    bytes += capacity;
+    return DirectMemory.allocate(capacity);
+  }
+
+  /** Unmaps a buffer; returns its bytes, for the caller to release. */
+  private int unmap(ByteBuffer b) {
+    int capacity = b.capacity();
     bytes -= capacity;
+    DirectMemory.free(b);
+    return capacity;
+  }
+
+  /**
+   * A buffer no partition holds any more: a spare under a bound, where buffers go round; unmapped
+   * without one (nothing would take it back before the task ends).
+   */
+  void retire(ByteBuffer b) {
+    if (bounded()) {
+      addSpare(b);
+    } else {
+      memory.release(unmap(b));
+    }
+  }
+
+  /** Unmaps one spare and gives its memory back; false when there is none. */
+  private boolean unmapSpare() {
+    ByteBuffer b = dropSpare();
+    if (b == null) {
+      return false;
+    }
+    memory.release(unmap(b));
+    return true;
+  }
+
+  /**
+   * Frees p's direct buffer, if it has one; returns its bytes, for the caller to release (a chain's
+   * chunks are the pages', released with them).
+   */
+  long free(RawBlock p) {
+    if (p.raw == null) {
+      return 0;
+    }
+    remove(p);
+    int freed = unmap(p.raw);
+    p.raw = null;
+    return freed;
+  }
+
+  /** Unmaps every spare; returns their bytes, for the caller to release. */
+  long freeSpares() {
+    long freed = 0;
+    for (ByteBuffer b = dropSpare(); b != null; b = dropSpare()) {
+      freed += unmap(b);
+    }
+    return freed;
   }
 
   /** p now holds a large buffer. */
-  void add(PartitionedBlockBuffer.Partition p) {
+  void add(RawBlock p) {
     if (count == members.length) {
       members = Arrays.copyOf(members, count * 2);
     }
@@ -84,8 +186,8 @@ final class LargeBuffers {
   }
 
   /** p, a member, no longer holds its large buffer. */
-  void remove(PartitionedBlockBuffer.Partition p) {
-    PartitionedBlockBuffer.Partition last = members[--count];
+  private void remove(RawBlock p) {
+    RawBlock last = members[--count];
     members[p.largeSlot] = last;
     last.largeSlot = p.largeSlot;
     members[count] = null;
@@ -93,7 +195,7 @@ final class LargeBuffers {
   }
 
   /** Keeps a buffer no partition holds, for {@link #takeSpare}. */
-  void addSpare(ByteBuffer b) {
+  private void addSpare(ByteBuffer b) {
     if (spareCount == spares.length) {
       spares = Arrays.copyOf(spares, spareCount * 2);
     }
@@ -101,7 +203,7 @@ final class LargeBuffers {
   }
 
   /** A spare of at least {@code capacity} bytes, emptied, or null. */
-  ByteBuffer takeSpare(int capacity) {
+  private ByteBuffer takeSpare(int capacity) {
     for (int i = 0; i < spareCount; i++) {
       if (spares[i].capacity() >= capacity) {
         ByteBuffer b = spares[i];
@@ -113,8 +215,8 @@ final class LargeBuffers {
     return null;
   }
 
-  /** Any spare, for the owner to unmap, or null. */
-  ByteBuffer dropSpare() {
+  /** Any spare, taken off the list, or null. */
+  private ByteBuffer dropSpare() {
     if (spareCount == 0) {
       return null;
     }
@@ -128,10 +230,10 @@ final class LargeBuffers {
    * else the fullest (parking it frees the most); null when there are none. A scan: with a bound
    * the members are at most the bound over 128 KiB, and each room made is at least 64 KiB of data.
    */
-  PartitionedBlockBuffer.Partition victim() {
-    PartitionedBlockBuffer.Partition fullest = null;
+  private RawBlock victim() {
+    RawBlock fullest = null;
     for (int i = 0; i < count; i++) {
-      PartitionedBlockBuffer.Partition p = members[i];
+      RawBlock p = members[i];
       if (p.rawLength() == 0) {
         return p;
       }

@@ -136,8 +136,8 @@ class PartitionedBlockBufferTest {
       }
       buf.writeTo(collected);
       calls = enc.stats().codecCalls();
-      spills = buf.spillCount();
-      sealed = buf.sealedBlocks();
+      spills = buf.counters().spillCount();
+      sealed = buf.counters().sealedBlocks();
     }
     return new Result(collected, expected, calls, spills, sealed, budget);
   }
@@ -184,7 +184,7 @@ class PartitionedBlockBufferTest {
       assertSameBytes(res);
       long working;
       try (BlockEncoder enc = new BlockEncoder(zlib())) {
-        working = PartitionedBlockBuffer.workingMemory(enc, BLOCK, 4096);
+        working = BufferSizes.workingMemory(enc, BLOCK, 4096);
       }
       // The raw buffers (50 blocks' worth of chunks, pages rounding up by less than one), one frame
       // and the gather block.
@@ -212,7 +212,7 @@ class PartitionedBlockBufferTest {
       buf.append(partitions - 1, b, 0, b.length);
       buf.spill();
       buf.writeTo(collected);
-      assertEquals(2, buf.partitionsWritten());
+      assertEquals(2, buf.counters().partitionsWritten());
     }
     assertEquals(Set.of(7, partitions - 1), collected.out.keySet());
     try (BlockDecoder d = new BlockDecoder(null)) {
@@ -254,7 +254,7 @@ class PartitionedBlockBufferTest {
     try (BlockEncoder enc = new BlockEncoder(zlib())) {
       // The frame and gather buffers and not one page of raw buffers more.
       LimitedBudget budget =
-          new LimitedBudget(PartitionedBlockBuffer.workingMemory(enc, BLOCK, 4096) + 100L);
+          new LimitedBudget(BufferSizes.workingMemory(enc, BLOCK, 4096) + 100L);
       try (PartitionedBlockBuffer buf =
           new PartitionedBlockBuffer(
               4, BLOCK, enc, budget, () -> Files.createTempFile(dir, "s", ""))) {
@@ -291,14 +291,14 @@ class PartitionedBlockBufferTest {
 
   @Test
   void firstBuffersShrinkWhenPartitionsAreManyThousands() {
-    assertEquals(4096, PartitionedBlockBuffer.firstBuffer(200, 4096));
-    assertEquals(4096, PartitionedBlockBuffer.firstBuffer(2000, 4096));
-    assertEquals(1024, PartitionedBlockBuffer.firstBuffer(5000, 4096));
-    assertEquals(512, PartitionedBlockBuffer.firstBuffer(20000, 4096));
-    assertEquals(512, PartitionedBlockBuffer.firstBuffer(1 << 20, 4096));
+    assertEquals(4096, BufferSizes.firstBuffer(200, 4096));
+    assertEquals(4096, BufferSizes.firstBuffer(2000, 4096));
+    assertEquals(1024, BufferSizes.firstBuffer(5000, 4096));
+    assertEquals(512, BufferSizes.firstBuffer(20000, 4096));
+    assertEquals(512, BufferSizes.firstBuffer(1 << 20, 4096));
     // The setting is the most it starts at.
-    assertEquals(1024, PartitionedBlockBuffer.firstBuffer(10, 1024));
-    assertEquals(32768, PartitionedBlockBuffer.firstBuffer(200, 65536));
+    assertEquals(1024, BufferSizes.firstBuffer(10, 1024));
+    assertEquals(32768, BufferSizes.firstBuffer(200, 65536));
   }
 
   @Test
@@ -337,7 +337,7 @@ class PartitionedBlockBufferTest {
     assertTrue(bounded.maxLarge <= 2L << 20, "bounded " + bounded.maxLarge);
     // The large buffers, the 64 KiB gather block and the one-block assembly block are all mapped.
     assertTrue(
-        bounded.maxMapped <= (2L << 20) + PartitionedBlockBuffer.SMALL_MOST + 256 * 1024,
+        bounded.maxMapped <= (2L << 20) + BufferSizes.SMALL_MOST + 256 * 1024,
         "mapped " + bounded.maxMapped);
     assertEquals(unbounded.result.codecCalls(), bounded.result.codecCalls());
     Map<Integer, ByteArrayOutputStream> before = unbounded.result.collected().out;
@@ -409,11 +409,11 @@ class PartitionedBlockBufferTest {
         maxMapped = Math.max(maxMapped, DirectMemory.mappedBytes() - mapped);
         maxFile = Math.max(maxFile, buf.frameFileLength());
       }
-      assertEquals(0, buf.spillCount(), "the bound is not a spill");
+      assertEquals(0, buf.counters().spillCount(), "the bound is not a spill");
       buf.writeTo(collected);
       assertEquals(0, buf.largeBytes());
       calls = enc.stats().codecCalls();
-      parked = buf.parkedBytes();
+      parked = buf.counters().parkedBytes();
     }
     assertEquals(mapped, DirectMemory.mappedBytes());
     return new Bounded(
@@ -444,7 +444,7 @@ class PartitionedBlockBufferTest {
     // 20,000 partitions of about 200 bytes each: one 512-byte chunk each, in pages of just under
     // 1 MiB past the first few small ones, and no direct buffer.
     int partitions = 20_000;
-    int first = PartitionedBlockBuffer.firstBuffer(partitions, 4096);
+    int first = BufferSizes.firstBuffer(partitions, 4096);
     assertEquals(512, first);
     LimitedBudget budget = new LimitedBudget(1L << 30);
     long mapped = DirectMemory.mappedBytes();
@@ -466,13 +466,13 @@ class PartitionedBlockBufferTest {
         buf.append(p, rec, 0, rec.length);
         expected.computeIfAbsent(p, k -> new ByteArrayOutputStream()).write(rec);
       }
-      long raw = budget.used - PartitionedBlockBuffer.workingMemory(enc, 256 * 1024, first);
+      long raw = budget.used - BufferSizes.workingMemory(enc, 256 * 1024, first);
       // 20,000 chunks of 512 bytes, pages rounding up by less than one.
       assertTrue(raw >= partitions * 512L, "raw " + raw);
       assertTrue(raw <= partitions * 512L + RawChunks.MAX_PAGE, "raw " + raw);
       assertEquals(mapped, DirectMemory.mappedBytes());
       buf.writeTo(collected);
-      assertEquals(PartitionedBlockBuffer.workingMemory(enc, 256 * 1024, first), budget.used);
+      assertEquals(BufferSizes.workingMemory(enc, 256 * 1024, first), budget.used);
     }
     assertEquals(0, budget.used);
     assertEquals(expected.keySet(), collected.out.keySet());

@@ -161,9 +161,9 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
       }
     val perPartition = peak(150)
     val shared = peak(0)
-    assert(perPartition >= 150 * (4096L + KaeBlockShuffleWriter.SerializerStreamBytes))
+    assert(perPartition >= 150 * (4096L + WriterMemory.SerializerStreamBytes))
     assert(shared >= 150 * 4096L)
-    assert(perPartition - shared == 149 * KaeBlockShuffleWriter.SerializerStreamBytes)
+    assert(perPartition - shared == 149 * WriterMemory.SerializerStreamBytes)
   }
 
   private def wordCounts(sc: org.apache.spark.SparkContext, parts: Int): RDD[(String, Int)] =

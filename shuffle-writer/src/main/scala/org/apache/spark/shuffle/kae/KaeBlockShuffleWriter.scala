@@ -18,10 +18,9 @@ import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
 import io.github.kaeshuffle.format.BlockEncoder
-import io.github.kaeshuffle.writer.{MemoryBudget, PartitionedBlockBuffer, PartitionStreams}
+import io.github.kaeshuffle.writer.{BufferSizes, PartitionedBlockBuffer, PartitionStreams}
 
 import org.apache.spark.{ShuffleDependency, SparkEnv}
-import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.scheduler.MapStatus
 import org.apache.spark.serializer.{SerializationStream, SerializerInstance}
 import org.apache.spark.shuffle.ShuffleWriter
@@ -43,6 +42,11 @@ import org.apache.spark.storage.TimeTrackingOutputStream
  * to Spark's task memory manager; compressed frames go to a file as they are made and are copied -
  * not recompressed - into the final output; a spill seals the partial blocks into that file.
  */
+/** Where the record loop hands each record: a trait, so the partition is not boxed per record. */
+private trait RecordPut {
+  def put(partition: Int, key: Any, value: Any): Unit
+}
+
 private[spark] class KaeBlockShuffleWriter[K, V](
     dep: ShuffleDependency[K, V, _],
     task: MapTask)
@@ -80,12 +84,12 @@ private[spark] class KaeBlockShuffleWriter[K, V](
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
     encoder = encoders.borrow()
-    memory = new WriterMemory(context.taskMemoryManager())
+    memory = new WriterMemory(context.taskMemoryManager(), settings.maxMemory)
     val blockManager = SparkEnv.get.blockManager
     buffer = new PartitionedBlockBuffer(
       numPartitions,
       settings.blockSize,
-      PartitionedBlockBuffer.firstBuffer(numPartitions, settings.initialBufferSize),
+      BufferSizes.firstBuffer(numPartitions, settings.initialBufferSize),
       settings.largeBufferMemory,
       encoder,
       memory,
@@ -99,8 +103,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     }
     writeMetrics.incRecordsWritten(serializeAll(records))
     commit()
-    context.taskMetrics().incDiskBytesSpilled(buffer.spilledBytes)
-    context.taskMetrics().incMemoryBytesSpilled(buffer.memorySpilled)
+    context.taskMetrics().incDiskBytesSpilled(buffer.counters.spilledBytes)
+    context.taskMetrics().incMemoryBytesSpilled(buffer.counters.memorySpilled)
     context.taskMetrics().incPeakExecutionMemory(memory.peak)
     mapStatus = shims.mapStatus(blockManager, partitionLengths, mapId, rowChecksums.aggregated)
   }
@@ -108,21 +112,28 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   /** Serializes every record into its partition's block buffer; returns the count. */
   private def serializeAll(records: Iterator[Product2[K, V]]): Long =
     shims.sqlRowWriter(dep.serializer) match {
-      case Some(rows) => writeSqlRows(records, rows)
+      // Spark SQL's rows, written in their serializer's format without its streams.
+      case Some(rows) =>
+        writeEach(records)((partition, _, row) =>
+          rows.write(row.asInstanceOf[UnsafeRow], partition, buffer))
       case None => serializeRecords(records)
     }
 
-  /** Spark SQL's rows, written in their serializer's format without its streams. */
-  private def writeSqlRows(records: Iterator[Product2[K, V]], rows: SqlRowWriter): Long = {
+  /**
+   * The one record loop: each record to its partition through `put`, with the row checksums and
+   * the doctor's serialization sample around it; returns the count.
+   */
+  private def writeEach(records: Iterator[Product2[K, V]])(put: RecordPut): Long = {
     val partitioner = dep.partitioner
     val checksummed = rowChecksums.enabled
     var count = 0L
     while (records.hasNext) {
       val record = records.next()
       if (serialize != null) serialize.begin()
-      val partition = partitioner.getPartition(record._1)
-      rows.write(record._2.asInstanceOf[UnsafeRow], partition, buffer)
-      if (checksummed) rowChecksums.update(partition, record._1, record._2)
+      val key = record._1
+      val partition = partitioner.getPartition(key)
+      put.put(partition, key, record._2)
+      if (checksummed) rowChecksums.update(partition, key, record._2)
       if (serialize != null) serialize.end()
       count += 1
     }
@@ -140,7 +151,20 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     val streams = new Array[SerializationStream](if (shared == null) numPartitions else 1)
     try {
       if (shared != null) streams(0) = openStream(serializer, shared)
-      val count = serializeInto(records, streams, shared, serializer)
+      val count = writeEach(records) { (partition, key, value) =>
+        val out = if (shared != null) {
+          shared.target = partition
+          streams(0)
+        } else {
+          if (streams(partition) == null) {
+            streams(partition) = openStream(serializer, new PartitionOutput(partition))
+          }
+          streams(partition)
+        }
+        out.writeKey[Any](key)
+        out.writeValue[Any](value)
+        if (shared != null) out.flush()
+      }
       // Closing flushes each stream's last bytes into its partition's buffer.
       streams.foreach(s => if (s != null) s.close())
       count
@@ -151,38 +175,6 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private def openStream(serializer: SerializerInstance, out: OutputStream) = {
     memory.holdStream()
     serializer.serializeStream(out)
-  }
-
-  private def serializeInto(
-      records: Iterator[Product2[K, V]],
-      streams: Array[SerializationStream],
-      shared: PartitionOutput,
-      serializer: SerializerInstance): Long = {
-    val partitioner = dep.partitioner
-    val checksummed = rowChecksums.enabled
-    var count = 0L
-    while (records.hasNext) {
-      val record = records.next()
-      if (serialize != null) serialize.begin()
-      val key = record._1
-      val partition = partitioner.getPartition(key)
-      val out = if (shared != null) {
-        shared.target = partition
-        streams(0)
-      } else {
-        if (streams(partition) == null) {
-          streams(partition) = openStream(serializer, new PartitionOutput(partition))
-        }
-        streams(partition)
-      }
-      out.writeKey[Any](key)
-      out.writeValue[Any](record._2)
-      if (shared != null) out.flush()
-      if (checksummed) rowChecksums.update(partition, key, record._2)
-      if (serialize != null) serialize.end()
-      count += 1
-    }
-    count
   }
 
   /** Writes every partition's segment through Spark's map output writer and commits them. */
@@ -226,62 +218,6 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     }
   }
 
-  /**
-   * The buffer's memory, as execution memory of this task; spills when another consumer asks. The
-   * raw block buffers are direct memory: counted in Spark's off-heap pool when it has one
-   * (`spark.memory.offHeap.enabled`), else in the on-heap pool, which then stands for them as it
-   * does for Spark's own off-heap-less Tungsten pages (docs/yarn.md: memoryOverhead).
-   */
-  private class WriterMemory(tmm: TaskMemoryManager)
-    extends MemoryConsumer(tmm, tmm.getTungstenMemoryMode) with MemoryBudget {
-    var buffer: PartitionedBlockBuffer = _
-    var peak = 0L
-
-    /** The serialization streams' buffers are heap arrays: on-heap, whatever this pool is. */
-    private val streams = new MemoryConsumer(tmm, MemoryMode.ON_HEAP) {
-      override def spill(size: Long, trigger: MemoryConsumer): Long = 0L
-    }
-
-    /** Grants at most what keeps this writer within spark.shuffle.kae.writer.maxMemory. */
-    override def acquire(bytes: Long): Long = {
-      val allowed =
-        if (settings.maxMemory > 0) math.max(0L, math.min(bytes, settings.maxMemory - getUsed))
-        else bytes
-      val got = if (allowed > 0) acquireMemory(allowed) else 0L
-      notePeak()
-      got
-    }
-
-    override def release(bytes: Long): Unit = freeMemory(bytes)
-
-    override def onHeap(): Boolean = getMode == MemoryMode.ON_HEAP
-
-    private def notePeak(): Unit = peak = math.max(peak, getUsed + streams.getUsed)
-
-    /**
-     * Counts one serialization stream's buffer: Kryo's output buffer is 4 KiB (Spark's
-     * `KryoSerializationStream` makes a default `Output`), Java serialization's block buffer 1 KiB.
-     * What the memory manager refuses is used all the same (a stream cannot be refused), but
-     * what is granted makes other consumers spill, as Spark's own streams do not.
-     */
-    def holdStream(): Unit = {
-      streams.acquireMemory(KaeBlockShuffleWriter.SerializerStreamBytes)
-      notePeak()
-    }
-
-    /** Gives back what the streams held, once they are closed. */
-    def releaseStreams(): Unit = streams.freeMemory(streams.getUsed)
-
-    /** Our own requests that fall short are handled by the buffer, which spills and retries. */
-    override def spill(size: Long, trigger: MemoryConsumer): Long = {
-      if ((trigger eq this) || buffer == null) {
-        0L
-      } else {
-        buffer.spill()
-      }
-    }
-  }
-
   override def stop(success: Boolean): Option[MapStatus] = {
     try {
       if (stopping) None
@@ -293,7 +229,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       val start = System.nanoTime()
       if (buffer != null) {
         diskNanos = buffer.diskNanos
-        parkedBytes = buffer.parkedBytes
+        parkedBytes = buffer.counters.parkedBytes
         buffer.close()
         buffer = null
       }
@@ -314,8 +250,3 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   override def getPartitionLengths(): Array[Long] = partitionLengths
 }
 
-private[spark] object KaeBlockShuffleWriter {
-
-  /** A serialization stream's buffer, as counted: Kryo's (4 KiB), the largest of Spark's. */
-  val SerializerStreamBytes = 4096L
-}
