@@ -28,13 +28,15 @@ import io.github.kaeshuffle.testing.{MatrixTests, TestScope}
  * src/test/scripts/aarch64-java.sh), submitted with Spark's own `spark-submit` in `local[2]`: the
  * jar's AArch64 library loads from the jar and every codec gives Spark's results, `kaezip`
  * through the AArch64 build of the KAEzip cost model (a model, not hardware). Emulation is slow
- * (a tiny job takes a minute or more): the gate runs `auto`, the matrix the rest. Where the host
+ * (a tiny job takes a minute or more): the gate and every line's matrix run `auto`; the rest, which
+ * does not depend on the line, runs in the matrix on the default line. Where the host
  * is AArch64, or the build makes no library for another architecture, there is nothing to run.
  */
 class Aarch64JvmSuite extends MatrixTests {
 
-  /** The gate's one RDD workload; the matrix adds SQL (whose code generation costs minutes here). */
-  private val Workloads = if (TestScope.full) Seq("sort", "groupby-skew-sql") else Seq("sort")
+  /** The gate's one RDD workload; the full set adds SQL (whose code generation costs minutes). */
+  private val Workloads =
+    if (TestScope.full && TestScope.defaultLine) Seq("sort", "groupby-skew-sql") else Seq("sort")
   private lazy val javaHome = Sessions.aarch64JavaHome.get
   private lazy val expected = Sessions.expected(Workloads)
   private lazy val modelLibrary = TestCodecs.testLib("libkaezipmodel-aarch64.so")
@@ -87,7 +89,8 @@ class Aarch64JvmSuite extends MatrixTests {
   }
 
   private def gate(inGate: Boolean)(name: String)(body: => Any): Unit =
-    if (Sessions.aarch64JavaHome.isDefined) gateTestIf(inGate)(name)(body)
+    if (Sessions.aarch64JavaHome.isDefined)
+      if (inGate) test(name)(body) else defaultLineTest(name)(body)
     else
       ignore(s"$name [no AArch64 JVM: an AArch64 host, or a build without cross libraries]")(body)
 

@@ -28,8 +28,17 @@ object TestScope {
   /** True where every test runs: the matrix, or a run outside the build. */
   def full: Boolean = sys.props.get(Property).forall(_ != "gate")
 
+  /**
+   * True on the line a build without a line profile makes, or outside the build. Tests that do
+   * not depend on the Spark line run their full set there only.
+   */
+  def defaultLine: Boolean = sys.props.get("kae.tests.line") == sys.props.get("kae.tests.defaultLine")
+
   /** Shown after the name of a test the gate leaves out, where Surefire reports it skipped. */
   val MatrixOnly = " [matrix only]"
+
+  /** Shown after the name of a test that runs in the matrix on the default line only. */
+  val DefaultLineOnly = " [matrix, default line only]"
 }
 
 /**
@@ -39,6 +48,13 @@ object TestScope {
 trait MatrixTests extends AnyFunSuite {
   protected def matrixTest(name: String, tags: Tag*)(body: => Any)(implicit
       pos: source.Position): Unit = gateTestIf(false)(name, tags: _*)(body)(pos)
+
+  /** A matrix test that does not depend on the Spark line: it runs on the default line only. */
+  protected def defaultLineTest(name: String, tags: Tag*)(body: => Any)(implicit
+      pos: source.Position): Unit =
+    if (!TestScope.full) ignore(name + TestScope.MatrixOnly, tags: _*)(body)(pos)
+    else if (TestScope.defaultLine) test(name, tags: _*)(body)(pos)
+    else ignore(name + TestScope.DefaultLineOnly, tags: _*)(body)(pos)
 
   /** A test the gate runs where `inGate` holds (e.g. for one codec of several), else matrix only. */
   protected def gateTestIf(inGate: Boolean)(name: String, tags: Tag*)(body: => Any)(implicit
