@@ -37,8 +37,9 @@ import org.apache.spark.util.collection.OpenHashSet
  *
  * With `spark.shuffle.kae.enabled` false, shuffles go to Spark's own sort shuffle, decided per
  * shuffle when it is registered and logged once. With `spark.io.encryption.enabled`, every frame
- * is encrypted with the application's IO key (docs/block-format.md). Push-based shuffle is turned
- * off ([[PushBasedShuffle]]).
+ * is encrypted with the application's IO key (docs/block-format.md). Push-based shuffle works as
+ * with Spark's sort shuffle: Spark pushes our segments to the mergers, and the reader asks the map
+ * output tracker for the merged chunks ([[ManagerShims]], docs/design.md).
  *
  * It extends Spark's [[SortShuffleManager]] for two reasons. Spark SQL copies every row before a
  * shuffle unless the manager `isInstanceOf[SortShuffleManager]`
