@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+# The docs against the tree: links, settings and class names (a second; fails before the build).
+python3 .build/check-docs.py .
 # Debian's chromium for the UI tab's browser test, when missing (.build/browser.sh says what it does).
 bash .build/browser.sh
 mvn -B verify
