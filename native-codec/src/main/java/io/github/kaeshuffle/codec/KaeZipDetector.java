@@ -14,13 +14,10 @@
 package io.github.kaeshuffle.codec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Decides whether this host has the KAEzip hardware, before anything loads the KAEzip library: some
@@ -33,12 +30,10 @@ import java.util.regex.Pattern;
  *       bound).
  * </ul>
  *
- * The root and architecture are parameters so tests can point the same code at fake trees.
+ * The root and architecture are parameters so tests can point the same code at fake trees
+ * ({@link KaeZipHost} reads them, for the preflight too).
  */
 public final class KaeZipDetector {
-  private static final Pattern HISILICON =
-      Pattern.compile("(?m)^CPU implementer\\s*:\\s*0x48\\s*$");
-
   private KaeZipDetector() {}
 
   /** Present or not, and why, in a sentence fit for a log line. */
@@ -85,31 +80,31 @@ public final class KaeZipDetector {
   }
 
   public static Result detect(Path root, String osArch) {
-    if (!"aarch64".equals(NativeLoader.arch(osArch))) {
+    KaeZipHost host = new KaeZipHost(root, osArch);
+    if (!host.aarch64()) {
       return new Result(false, "the CPU architecture is " + osArch + ", not aarch64 (Kunpeng)");
     }
-    Path cpuinfo = root.resolve("proc/cpuinfo");
-    String text;
+    String cpuinfo;
     try {
-      text = new String(Files.readAllBytes(cpuinfo), StandardCharsets.ISO_8859_1);
+      cpuinfo = host.cpuinfo();
     } catch (IOException e) {
-      return new Result(false, "cannot read " + cpuinfo + ": " + e.getMessage());
+      return new Result(false, "cannot read " + host.cpuinfoPath() + ": " + e.getMessage());
     }
-    if (!HISILICON.matcher(text).find()) {
-      return new Result(false, cpuinfo + " shows no HiSilicon CPU (CPU implementer 0x48)");
+    if (!KaeZipHost.HISILICON.equals(KaeZipHost.implementer(cpuinfo))) {
+      return new Result(
+          false, host.cpuinfoPath() + " shows no HiSilicon CPU (CPU implementer 0x48)");
     }
-    Path uacce = root.resolve("sys/class/uacce");
-    if (Files.isDirectory(uacce)) {
-      try (DirectoryStream<Path> devices = Files.newDirectoryStream(uacce, "hisi_zip*")) {
-        for (Path device : devices) {
-          return new Result(true, "HiSilicon CPU with accelerator " + device.getFileName());
-        }
-      } catch (IOException e) {
-        return new Result(false, "cannot list " + uacce + ": " + e.getMessage());
-      }
+    List<Path> zips;
+    try {
+      zips = host.zipDevices();
+    } catch (IOException e) {
+      return new Result(false, "cannot list " + host.uacce() + ": " + e.getMessage());
+    }
+    if (!zips.isEmpty()) {
+      return new Result(true, "HiSilicon CPU with accelerator " + zips.get(0).getFileName());
     }
     return new Result(
         false,
-        "HiSilicon CPU but no " + uacce + "/hisi_zip* device: is the" + " hisi_zip driver loaded?");
+        "HiSilicon CPU but no " + host.uacce() + "/hisi_zip* device: is the hisi_zip driver loaded?");
   }
 }

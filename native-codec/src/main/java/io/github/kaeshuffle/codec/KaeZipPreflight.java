@@ -14,23 +14,15 @@
 package io.github.kaeshuffle.codec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,120 +32,22 @@ import org.slf4j.LoggerFactory;
  * {@code codec=kaezip} or {@code auto}: the CPU, the accelerator devices in {@code
  * /sys/class/uacce/hisi_zip*}, their device nodes and whether this user may open them (a YARN
  * executor runs as the submitting user), their free queues ({@code available_instances}), the
- * KAEzip library, and one round trip through it. The last line is the verdict: "hardware in use",
- * or why not. KAEzip falls back to software inside its own library when it finds no device, so the
- * round trip alone proves nothing: the engine is taken as in use only when a device's {@code
- * available_instances} drops while a session is open.
+ * KAEzip library, and one round trip through it ({@link KaeZipRoundTrip}). The last line of the
+ * {@link KaeZipReport} is the verdict: "hardware in use", or why not.
  *
- * <p>Run it as {@code java -cp kae-shuffle-<version>.jar io.github.kaeshuffle.codec.KaeZipPreflight
- * [--library PATH]}; exit status 0 when the hardware is in use, 1 when not.
+ * <p>Run it as {@code java -cp kae-shuffle-spark<line>_<scala>-<version>.jar:<slf4j-api jar>
+ * io.github.kaeshuffle.codec.KaeZipPreflight [--library PATH]} (docs/yarn.md); exit status 0 when
+ * the hardware is in use, 1 when not, 2 for a bad argument.
  */
 public final class KaeZipPreflight {
   private static final Logger LOG = LoggerFactory.getLogger(KaeZipPreflight.class);
-  private static final Pattern IMPLEMENTER =
-      Pattern.compile("(?m)^CPU implementer\\s*:\\s*(0x[0-9a-fA-F]+)");
-  private static final Pattern PART = Pattern.compile("(?m)^CPU part\\s*:\\s*(0x[0-9a-fA-F]+)");
-  private static final int ROUND_TRIP_BYTES = 1 << 20;
-  private static final Map<CodecOptions, Report> REPORTS = new ConcurrentHashMap<>();
+  private static final Map<CodecOptions, KaeZipReport> REPORTS = new ConcurrentHashMap<>();
 
-  /** One line of the report: what was checked, whether it passed, what was found. */
-  public static final class Check {
-    private final String what;
-    private final boolean ok;
-    private final String found;
-
-    public Check(String what, boolean ok, String found) {
-      this.what = what;
-      this.ok = ok;
-      this.found = found;
-    }
-
-    public String what() {
-      return what;
-    }
-
-    public boolean ok() {
-      return ok;
-    }
-
-    public String found() {
-      return found;
-    }
-
-    @Override
-    public String toString() {
-      return (ok ? "[ok]   " : "[FAIL] ") + what + ": " + found;
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      if (!(other instanceof Check)) {
-        return false;
-      }
-      Check o = (Check) other;
-      return Objects.equals(what, o.what) && ok == o.ok && Objects.equals(found, o.found);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(what, ok, found);
-    }
-  }
-
-  /** Every check, in order, and the verdict. */
-  public static final class Report {
-    private final List<Check> checks;
-    private final boolean hardwareInUse;
-    private final String verdict;
-
-    public Report(List<Check> checks, boolean hardwareInUse, String verdict) {
-      this.checks = checks;
-      this.hardwareInUse = hardwareInUse;
-      this.verdict = verdict;
-    }
-
-    public List<Check> checks() {
-      return checks;
-    }
-
-    public boolean hardwareInUse() {
-      return hardwareInUse;
-    }
-
-    public String verdict() {
-      return verdict;
-    }
-
-    /** The report as printed: one line per check, then the verdict. */
-    public String text() {
-      StringBuilder b = new StringBuilder();
-      checks.forEach(c -> b.append(c).append('\n'));
-      return b.append(verdict).toString();
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      if (!(other instanceof Report)) {
-        return false;
-      }
-      Report o = (Report) other;
-      return Objects.equals(checks, o.checks)
-          && hardwareInUse == o.hardwareInUse
-          && Objects.equals(verdict, o.verdict);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(checks, hardwareInUse, verdict);
-    }
-  }
-
-  private final Path root;
-  private final String osArch;
+  private final KaeZipHost host;
   private final String library;
   private final boolean skipHardwareCheck;
   private final Predicate<Path> mayOpen;
-  private final List<Check> checks = new ArrayList<>();
+  private final KaeZipReport.Builder report = new KaeZipReport.Builder();
 
   /** The {@code hisi_zip*} devices {@link #devices} found, sorted; their queues are watched. */
   private final List<Path> zips = new ArrayList<>();
@@ -170,15 +64,14 @@ public final class KaeZipPreflight {
       String library,
       boolean skipHardwareCheck,
       Predicate<Path> mayOpen) {
-    this.root = root;
-    this.osArch = osArch;
+    this.host = new KaeZipHost(root, osArch);
     this.library = library;
     this.skipHardwareCheck = skipHardwareCheck;
     this.mayOpen = mayOpen;
   }
 
   /** The preflight of this host for the KAEzip library the options name. */
-  public static Report run(CodecOptions o) {
+  public static KaeZipReport run(CodecOptions o) {
     return new KaeZipPreflight(
             o.systemRoot(),
             System.getProperty("os.arch"),
@@ -193,86 +86,62 @@ public final class KaeZipPreflight {
    * first time they are asked for, then remembered: its round trip opens a hardware session each
    * way, which the shuffle manager's later questions (the UI tab's verdict) must not repeat.
    */
-  public static Report logOnce(CodecOptions o) {
+  public static KaeZipReport logOnce(CodecOptions o) {
     return REPORTS.computeIfAbsent(
         o,
         options -> {
-          Report r = run(options);
+          KaeZipReport r = run(options);
           LOG.info("KAE Shuffle KAEzip preflight:\n{}", r.text());
           return r;
         });
   }
 
-  Report report() {
+  KaeZipReport report() {
     boolean hardware = cpu() & devices();
     if (!hardware && !skipHardwareCheck) {
-      return verdict(false, "not in use: " + firstFailure());
+      return report.verdict(false, "not in use: " + report.firstFailure());
     }
     CodecOptions o =
         CodecOptions.builder()
             .codec(CodecKind.KAEZIP)
             .kaezipLibrary(library)
             .kaezipSkipHardwareCheck(true)
-            .systemRoot(root)
+            .systemRoot(host.root())
             .build();
     BlockCodec codec = load(o);
     if (codec == null) {
-      return verdict(false, "not in use: " + firstFailure());
+      return report.verdict(false, "not in use: " + report.firstFailure());
     }
-    return roundTrip(codec, hardware);
-  }
-
-  private Report verdict(boolean inUse, String text) {
-    return new Report(
-        Collections.unmodifiableList(new ArrayList<>(checks)), inUse, "KAEzip verdict: " + text);
-  }
-
-  private String firstFailure() {
-    return checks.stream()
-        .filter(c -> !c.ok())
-        .findFirst()
-        .map(c -> c.what() + ": " + c.found())
-        .orElse("unknown");
-  }
-
-  private void add(String what, boolean ok, String found) {
-    checks.add(new Check(what, ok, found));
+    return KaeZipRoundTrip.run(codec, library, zips, hardware, report);
   }
 
   /** Architecture and CPU model: KAEzip is on HiSilicon Kunpeng (implementer 0x48) only. */
   private boolean cpu() {
-    String arch = NativeLoader.arch(osArch);
-    if (!"aarch64".equals(arch)) {
-      add("CPU", false, "architecture " + osArch + ", not aarch64 (Kunpeng)");
+    if (!host.aarch64()) {
+      report.add("CPU", false, "architecture " + host.osArch() + ", not aarch64 (Kunpeng)");
       return false;
     }
-    Path cpuinfo = root.resolve("proc/cpuinfo");
-    String text;
+    String cpuinfo;
     try {
-      text = new String(Files.readAllBytes(cpuinfo), StandardCharsets.ISO_8859_1);
+      cpuinfo = host.cpuinfo();
     } catch (IOException e) {
-      add("CPU", false, "cannot read " + cpuinfo + ": " + e.getMessage());
+      report.add("CPU", false, "cannot read " + host.cpuinfoPath() + ": " + e.getMessage());
       return false;
     }
-    String implementer = first(IMPLEMENTER, text);
-    String part = first(PART, text);
+    String implementer = KaeZipHost.implementer(cpuinfo);
+    String part = KaeZipHost.part(cpuinfo);
     String model =
         "implementer "
             + implementer
             + ", part "
             + part
             + ("0xd01".equals(part) ? " (Kunpeng 920)" : "");
-    boolean hisilicon = "0x48".equalsIgnoreCase(implementer);
-    add(
+    boolean hisilicon = KaeZipHost.HISILICON.equals(implementer);
+    report.add(
         "CPU",
         hisilicon,
         hisilicon ? "HiSilicon, " + model : model + ": not a HiSilicon CPU (0x48)");
     return hisilicon;
-  }
-
-  private static String first(Pattern p, String text) {
-    Matcher m = p.matcher(text);
-    return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : "unknown";
   }
 
   /**
@@ -280,21 +149,18 @@ public final class KaeZipPreflight {
    * least one can be used.
    */
   private boolean devices() {
-    Path uacce = root.resolve("sys/class/uacce");
-    if (Files.isDirectory(uacce)) {
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(uacce, "hisi_zip*")) {
-        ds.forEach(zips::add);
-      } catch (IOException e) {
-        add("devices", false, "cannot list " + uacce + ": " + e.getMessage());
-        return false;
-      }
-    }
-    if (zips.isEmpty()) {
-      add("devices", false, "no " + uacce + "/hisi_zip*: is the hisi_zip driver loaded?");
+    try {
+      zips.addAll(host.zipDevices());
+    } catch (IOException e) {
+      report.add("devices", false, "cannot list " + host.uacce() + ": " + e.getMessage());
       return false;
     }
-    zips.sort(null);
-    add("devices", true, zips.size() + " (" + names(zips) + ")");
+    if (zips.isEmpty()) {
+      report.add(
+          "devices", false, "no " + host.uacce() + "/hisi_zip*: is the hisi_zip driver loaded?");
+      return false;
+    }
+    report.add("devices", true, zips.size() + " (" + names(zips) + ")");
     boolean usable = false;
     for (Path zip : zips) {
       usable |= device(zip);
@@ -304,24 +170,25 @@ public final class KaeZipPreflight {
 
   private boolean device(Path zip) {
     String name = zip.getFileName().toString();
-    Path node = root.resolve("dev").resolve(name);
+    Path node = host.node(zip);
     if (!Files.exists(node)) {
-      add(name + " node", false, node + " does not exist");
+      report.add(name + " node", false, node + " does not exist");
       return false;
     }
     boolean access = mayOpen.test(node);
-    add(
+    String user = System.getProperty("user.name");
+    report.add(
         name + " node",
         access,
         access
-            ? node + " readable and writable by " + System.getProperty("user.name")
+            ? node + " readable and writable by " + user
             : node
                 + " not readable and writable by "
-                + System.getProperty("user.name")
+                + user
                 + ": grant the executors' users access (see docs/yarn.md)");
-    OptionalLong free = availableInstances(zip);
+    OptionalLong free = KaeZipHost.availableInstances(zip);
     boolean queues = free.isPresent() && free.getAsLong() > 0;
-    add(
+    report.add(
         name + " queues",
         queues,
         !free.isPresent()
@@ -330,105 +197,19 @@ public final class KaeZipPreflight {
     return access && queues;
   }
 
-  private OptionalLong availableInstances(Path zip) {
-    for (String rel : new String[] {"attrs/available_instances", "available_instances"}) {
-      try {
-        return OptionalLong.of(
-            Long.parseLong(
-                new String(Files.readAllBytes(zip.resolve(rel)), StandardCharsets.UTF_8).trim()));
-      } catch (IOException | NumberFormatException e) {
-        // try the other place; older kernels keep it at the top
-      }
-    }
-    return OptionalLong.empty();
-  }
-
   private static String names(List<Path> paths) {
-    return String.join(
-        ", ", paths.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()));
+    return paths.stream().map(p -> p.getFileName().toString()).collect(Collectors.joining(", "));
   }
 
   private BlockCodec load(CodecOptions o) {
     try {
       BlockCodec codec = Codecs.exact(o);
-      add("library", true, library + " loaded [" + codec.description() + "]");
+      report.add("library", true, library + " loaded [" + codec.description() + "]");
       return codec;
     } catch (CodecException e) {
-      add("library", false, e.getMessage());
+      report.add("library", false, e.getMessage());
       return null;
     }
-  }
-
-  /**
-   * Compresses and decompresses 1 MiB through the library, checks the bytes and that software zlib
-   * reads them, and watches the free queues while the session is open.
-   */
-  private Report roundTrip(BlockCodec codec, boolean hardware) {
-    long before = freeQueues();
-    byte[] raw = sample();
-    long during;
-    try (BlockCompressor c = codec.newCompressor();
-        BlockDecompressor d = codec.newDecompressor();
-        BlockDecompressor z = Codecs.software(CodecFormat.DEFLATE).newDecompressor()) {
-      during = freeQueues();
-      byte[] packed = new byte[codec.maxCompressedLength(raw.length)];
-      int n = c.compress(raw, 0, raw.length, packed, 0, packed.length);
-      byte[] back = new byte[raw.length];
-      d.decompress(packed, 0, n, back, 0, raw.length);
-      byte[] soft = new byte[raw.length];
-      z.decompress(packed, 0, n, soft, 0, raw.length);
-      boolean same = Arrays.equals(raw, back) && Arrays.equals(raw, soft);
-      add(
-          "round trip",
-          same,
-          raw.length
-              + " bytes -> "
-              + n
-              + (same ? ", decompressed back, and software zlib reads them" : ": bytes differ"));
-      if (!same) {
-        return verdict(false, "not in use: the round trip gave different bytes");
-      }
-    } catch (CodecException e) {
-      add("round trip", false, e.getMessage());
-      return verdict(false, "not in use: " + firstFailure());
-    }
-    boolean took = before >= 0 && during >= 0 && during < before;
-    add(
-        "hardware queues",
-        took,
-        before < 0
-            ? "no available_instances to watch"
-            : "available_instances " + before + " -> " + during + " while a session was open");
-    if (took && hardware) {
-      return verdict(true, "hardware in use (" + library + ")");
-    }
-    return verdict(
-        false,
-        "not confirmed: the library works, but no hardware queue was taken while a session was"
-            + " open"
-            + (hardware ? "" : " (hardware check skipped: a stand-in library?)"));
-  }
-
-  /** Free queues over the devices found, or -1 when none reports them. */
-  private long freeQueues() {
-    long total = -1;
-    for (Path zip : zips) {
-      OptionalLong n = availableInstances(zip);
-      if (n.isPresent()) {
-        total = Math.max(total, 0) + n.getAsLong();
-      }
-    }
-    return total;
-  }
-
-  /** 1 MiB of text-like bytes: compressible, as shuffle data mostly is. */
-  private static byte[] sample() {
-    byte[] b = new byte[ROUND_TRIP_BYTES];
-    String words = "kae shuffle preflight round trip through the engine ";
-    for (int i = 0; i < b.length; i++) {
-      b[i] = (byte) words.charAt((i * 7 + i / 97) % words.length());
-    }
-    return b;
   }
 
   /** The command: prints the report, exits 0 when the hardware is in use, else 1. */
@@ -453,7 +234,7 @@ public final class KaeZipPreflight {
           System.exit(2);
       }
     }
-    Report r = run(o.build());
+    KaeZipReport r = run(o.build());
     System.out.println(r.text());
     System.exit(r.hardwareInUse() ? 0 : 1);
   }

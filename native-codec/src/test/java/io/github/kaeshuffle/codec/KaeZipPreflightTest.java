@@ -50,11 +50,11 @@ class KaeZipPreflightTest {
     }
   }
 
-  private KaeZipPreflight.Report run(String arch, String library, boolean access) {
+  private KaeZipReport run(String arch, String library, boolean access) {
     return new KaeZipPreflight(root, arch, library, false, p -> access).report();
   }
 
-  private static void names(KaeZipPreflight.Report r, String piece) {
+  private static void names(KaeZipReport r, String piece) {
     assertFalse(r.hardwareInUse(), r.text());
     assertTrue(r.verdict().contains(piece), "the verdict names " + piece + ":\n" + r.text());
   }
@@ -104,7 +104,7 @@ class KaeZipPreflightTest {
   @Test
   void aWorkingLibraryWithoutATakenQueueIsNotCalledHardware() throws IOException {
     host(KUNPENG, true, true, "256");
-    KaeZipPreflight.Report r = run("aarch64", KaeZipModel.path(), true);
+    KaeZipReport r = run("aarch64", KaeZipModel.path(), true);
     assertFalse(r.hardwareInUse(), r.text());
     assertTrue(r.text().contains("Kunpeng 920"), r.text());
     assertTrue(r.text().contains("[ok]   round trip: 1048576 bytes"), r.text());
