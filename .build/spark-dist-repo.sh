@@ -14,7 +14,9 @@
 # removes those of this release, so that Maven takes the new poms. A jar without Maven
 # metadata (scala-library, zstd-jni, ...) is listed under the group io.github.kaeshuffle.spark-dist,
 # its file name split into artifact and version. Made once per machine; .build/test-line.sh runs it
-# for such a profile.
+# for such a profile. The archive is kept in KAE_SPARK_CACHE (default ~/.cache/kae-shuffle), where
+# integration-tests' spark-dist.sh takes the same checked archive; the repository stays under
+# ~/.cache/kae-shuffle, the URL the profile names.
 #   usage: spark-dist-repo.sh <profile>   (e.g. spark-4.3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +46,8 @@ if [ -f "$repo/$aggregate/spark-dist_$scala-$version.pom" ] &&
   exit 0
 fi
 
-cache=$(dirname "$repo")
+# The archive lives where spark-dist.sh looks for it, so both use one checked download.
+cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
 sdist="$cache/pyspark-$version.tar.gz"
 mkdir -p "$cache"
 if [ ! -f "$sdist" ]; then
