@@ -43,7 +43,7 @@ build() {
     ${libdir:+-L"$libdir"} \
     -Wl,--version-script="$here/exports.map" -Wl,-z,relro,-z,now,-z,noexecstack \
     -o "$lib" "$here"/kae_jni.c "$here"/zlib_backend.c "$here"/libdeflate_backend.c \
-    "$here"/kae_error_text.c "$here"/kae_memory.c -pthread -lz \
+    "$here"/kae_error_text.c "$here"/kae_library.c "$here"/kae_memory.c -pthread -lz \
     -Wl,--no-as-needed -l:libdl.so.2 -Wl,--as-needed
   echo "[kae-native] built $lib"
 }

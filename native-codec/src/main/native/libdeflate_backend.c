@@ -23,6 +23,7 @@
 #include "kae_backend.h"
 #include "kae_dl.h"
 #include "kae_errors.h"
+#include "kae_library.h"
 
 /* libdeflate's public ABI (libdeflate.h, stable across 1.x). */
 enum { LD_SUCCESS = 0, LD_BAD_DATA = 1, LD_SHORT_OUTPUT = 2, LD_INSUFFICIENT_SPACE = 3 };
@@ -130,36 +131,30 @@ static void ld_decomp_free(void *ctx) {
   free(c);
 }
 
-#define RESOLVE(lb, field, symbol)                                     \
-  do {                                                                 \
-    *(void **)(&(lb)->field) = dlsym((lb)->handle, symbol);            \
-    if ((lb)->field == NULL) {                                         \
-      kae_set_last_error("%s has no symbol %s", path, symbol);         \
-      *err = KAE_E_LIB_SYMBOL;                                         \
-      goto fail;                                                       \
-    }                                                                  \
-  } while (0)
-
 kae_backend *kae_libdeflate_open(const char *path, int *err) {
   if (path == NULL) { *err = KAE_E_ARG; return NULL; }
   ld_backend *lb = calloc(1, sizeof(ld_backend));
   if (lb == NULL) { *err = KAE_E_NOMEM; return NULL; }
-  dlerror();
-  lb->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  lb->handle = kae_library_open(path, err);
   if (lb->handle == NULL) {
-    const char *why = dlerror();
-    kae_set_last_error("%s", why != NULL ? why : path);
-    *err = KAE_E_LIB_OPEN;
     free(lb);
     return NULL;
   }
-  RESOLVE(lb, alloc_compressor, "libdeflate_alloc_compressor");
-  RESOLVE(lb, zlib_compress, "libdeflate_zlib_compress");
-  RESOLVE(lb, zlib_compress_bound, "libdeflate_zlib_compress_bound");
-  RESOLVE(lb, free_compressor, "libdeflate_free_compressor");
-  RESOLVE(lb, alloc_decompressor, "libdeflate_alloc_decompressor");
-  RESOLVE(lb, zlib_decompress, "libdeflate_zlib_decompress");
-  RESOLVE(lb, free_decompressor, "libdeflate_free_decompressor");
+  const kae_symbol required[] = {
+      {"libdeflate_alloc_compressor", (void **)&lb->alloc_compressor},
+      {"libdeflate_zlib_compress", (void **)&lb->zlib_compress},
+      {"libdeflate_zlib_compress_bound", (void **)&lb->zlib_compress_bound},
+      {"libdeflate_free_compressor", (void **)&lb->free_compressor},
+      {"libdeflate_alloc_decompressor", (void **)&lb->alloc_decompressor},
+      {"libdeflate_zlib_decompress", (void **)&lb->zlib_decompress},
+      {"libdeflate_free_decompressor", (void **)&lb->free_decompressor},
+  };
+  int bound = kae_library_bind(lb->handle, path, required, sizeof(required) / sizeof(*required));
+  if (bound != KAE_OK) {
+    *err = bound;
+    goto fail;
+  }
+  /* Optional (absent from old versions): it reports the input consumed, for the trailing check. */
   *(void **)(&lb->zlib_decompress_ex) = dlsym(lb->handle, "libdeflate_zlib_decompress_ex");
   lb->bound_compressor = lb->alloc_compressor(1);
   if (lb->bound_compressor == NULL) {

@@ -28,6 +28,7 @@
 
 #include "kae_backend.h"
 #include "kae_dl.h"
+#include "kae_library.h"
 #include "kae_errors.h"
 
 typedef const char *(*fn_zlibVersion)(void);
@@ -180,16 +181,6 @@ static void zb_decomp_free(void *ctx) {
   free(c);
 }
 
-#define RESOLVE(zb, name)                                                      \
-  do {                                                                         \
-    *(void **)(&(zb)->name) = dlsym((zb)->handle, #name);                      \
-    if ((zb)->name == NULL) {                                                  \
-      kae_set_last_error("%s has no symbol %s", path, #name);                  \
-      *err = KAE_E_LIB_SYMBOL;                                                 \
-      goto fail;                                                               \
-    }                                                                          \
-  } while (0)
-
 kae_backend *kae_zlib_open(const char *path, int *err) {
   zlib_backend *zb = calloc(1, sizeof(zlib_backend));
   if (zb == NULL) { *err = KAE_E_NOMEM; return NULL; }
@@ -205,24 +196,27 @@ kae_backend *kae_zlib_open(const char *path, int *err) {
     zb->inflateEnd = inflateEnd;
     zb->compressBound = compressBound;
   } else {
-    dlerror();
-    zb->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    zb->handle = kae_library_open(path, err);
     if (zb->handle == NULL) {
-      const char *why = dlerror();
-      kae_set_last_error("%s", why != NULL ? why : path);
-      *err = KAE_E_LIB_OPEN;
       free(zb);
       return NULL;
     }
-    RESOLVE(zb, zlibVersion);
-    RESOLVE(zb, deflateInit2_);
-    RESOLVE(zb, deflate);
-    RESOLVE(zb, deflateReset);
-    RESOLVE(zb, deflateEnd);
-    RESOLVE(zb, inflateInit2_);
-    RESOLVE(zb, inflate);
-    RESOLVE(zb, inflateReset);
-    RESOLVE(zb, inflateEnd);
+    const kae_symbol required[] = {
+        {"zlibVersion", (void **)&zb->zlibVersion},
+        {"deflateInit2_", (void **)&zb->deflateInit2_},
+        {"deflate", (void **)&zb->deflate},
+        {"deflateReset", (void **)&zb->deflateReset},
+        {"deflateEnd", (void **)&zb->deflateEnd},
+        {"inflateInit2_", (void **)&zb->inflateInit2_},
+        {"inflate", (void **)&zb->inflate},
+        {"inflateReset", (void **)&zb->inflateReset},
+        {"inflateEnd", (void **)&zb->inflateEnd},
+    };
+    int bound = kae_library_bind(zb->handle, path, required, sizeof(required) / sizeof(*required));
+    if (bound != KAE_OK) {
+      *err = bound;
+      goto fail;
+    }
     *(void **)(&zb->compressBound) = dlsym(zb->handle, "compressBound");
   }
   const char *version = zb->zlibVersion();

@@ -27,7 +27,7 @@ programs() { # <arch> <compiler> [libdir]
   local arch=$1 cc=$2 libdir=${3:-}
   "$cc" -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src" ${libdir:+-L"$libdir"} \
     -o "$out/codec_selftest-$arch" "$here/codec_selftest.c" "$src/zlib_backend.c" \
-    "$src/libdeflate_backend.c" "$src/kae_error_text.c" -lz -ldl
+    "$src/libdeflate_backend.c" "$src/kae_error_text.c" "$src/kae_library.c" -lz -ldl
   "$cc" -std=c11 -O2 -Wall -Wextra -o "$out/load_check-$arch" "$here/load_check.c" -ldl
 }
 case "$(uname -m)" in

@@ -26,7 +26,8 @@ fi
 
 "$CLANG" -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=undefined -I"$src" -o "$out/fuzz_codec" "$here/fuzz_codec.c" \
-  "$src/zlib_backend.c" "$src/libdeflate_backend.c" "$src/kae_error_text.c" -lz -ldl
+  "$src/zlib_backend.c" "$src/libdeflate_backend.c" "$src/kae_error_text.c" \
+  "$src/kae_library.c" -lz -ldl
 
 # Seeds: valid blocks of each backend's format (zlib) for a few sizes, so the fuzzer starts from
 # blocks that decode and mutates them.
