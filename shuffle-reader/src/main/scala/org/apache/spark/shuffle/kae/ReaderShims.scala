@@ -22,10 +22,10 @@ import org.apache.spark.shuffle.ShuffleReadMetricsReporter
 import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
 
 /**
- * The reduce side's use of Spark internals (`private[spark]` APIs whose shape varies between Spark
- * lines), in one place: the reader and its helpers call these and nothing else of Spark's that is
- * not public and stable. One implementation serves every line today ([[LineReaderShims]]); the
- * inventory with reasons is in docs/design.md.
+ * The reduce side's use of Spark internals whose shape varies between Spark lines, in one place.
+ * The reader also uses internals that are the same on every line we build for
+ * (`CompletionIterator`, `BlockManager.blockManagerId`, ...); docs/design.md lists them all, with
+ * reasons. One implementation serves every line today ([[LineReaderShims]]).
  */
 private[spark] trait ReaderShims {
 
