@@ -30,8 +30,8 @@ import java.util.Objects;
  *       bound).
  * </ul>
  *
- * The root and architecture are parameters so tests can point the same code at fake trees
- * ({@link KaeZipHost} reads them, for the preflight too).
+ * The root and architecture are parameters so tests can point the same code at fake trees ({@link
+ * KaeZipHost} reads them, for the preflight too).
  */
 public final class KaeZipDetector {
   private KaeZipDetector() {}
@@ -105,6 +105,8 @@ public final class KaeZipDetector {
     }
     return new Result(
         false,
-        "HiSilicon CPU but no " + host.uacce() + "/hisi_zip* device: is the hisi_zip driver loaded?");
+        "HiSilicon CPU but no "
+            + host.uacce()
+            + "/hisi_zip* device: is the hisi_zip driver loaded?");
   }
 }

@@ -18,7 +18,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
-/** The KAEzip preflight's report: every check, in order, and the verdict ({@link KaeZipPreflight}). */
+/**
+ * The KAEzip preflight's report: every check, in order, and the verdict ({@link KaeZipPreflight}).
+ */
 public final class KaeZipReport {
   /** One line of the report: what was checked, whether it passed, what was found. */
   public static final class Check {

@@ -21,9 +21,9 @@ import java.util.OptionalLong;
 /**
  * The preflight's proof that the engine works: 1 MiB compressed and decompressed through the KAEzip
  * library, the bytes checked and read back by software zlib, while the accelerators' free queues
- * are watched. KAEzip falls back to software inside its own library when it finds no device, so
- * the round trip alone proves nothing: the engine counts as in use only when the free queues drop
- * while a session is open.
+ * are watched. KAEzip falls back to software inside its own library when it finds no device, so the
+ * round trip alone proves nothing: the engine counts as in use only when the free queues drop while
+ * a session is open.
  */
 final class KaeZipRoundTrip {
   private static final int ROUND_TRIP_BYTES = 1 << 20;

@@ -32,7 +32,8 @@ object TestScope {
    * True on the line a build without a line profile makes, or outside the build. Tests that do
    * not depend on the Spark line run their full set there only.
    */
-  def defaultLine: Boolean = sys.props.get("kae.tests.line") == sys.props.get("kae.tests.defaultLine")
+  def defaultLine: Boolean =
+    sys.props.get("kae.tests.line") == sys.props.get("kae.tests.defaultLine")
 
   /** Shown after the name of a test the gate leaves out, where Surefire reports it skipped. */
   val MatrixOnly = " [matrix only]"

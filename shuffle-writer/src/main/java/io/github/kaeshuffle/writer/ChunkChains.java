@@ -20,8 +20,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The small raw blocks of a {@link PartitionedBlockBuffer}: each partition's chain of {@link
- * RawChunks}, grown a chunk at a time up to a limit, and the direct gather block a chain's bytes are
- * copied into for the codec, which then always reads memory the collector does not move. Not
+ * RawChunks}, grown a chunk at a time up to a limit, and the direct gather block a chain's bytes
+ * are copied into for the codec, which then always reads memory the collector does not move. Not
  * thread-safe: one task's thread.
  */
 final class ChunkChains {
@@ -52,8 +52,8 @@ final class ChunkChains {
   }
 
   /**
-   * Appends to p's chain up to {@code most} bytes (at least 1), a chunk added first when the last is
-   * full; returns the bytes put, 0 when adding a chunk spilled instead (p is then empty).
+   * Appends to p's chain up to {@code most} bytes (at least 1), a chunk added first when the last
+   * is full; returns the bytes put, 0 when adding a chunk spilled instead (p is then empty).
    */
   int put(RawBlock p, byte[] bytes, int off, int most) throws IOException {
     int at = p.chained % chunks.chunkSize();

@@ -22,8 +22,8 @@ import java.nio.ByteBuffer;
 /**
  * Where a {@link PartitionedBlockBuffer}'s blocks become frames: the frame buffer each block is
  * encoded into with one codec call, and the assembly block where a block with bytes parked in the
- * frame file is put back together first, so that it too is compressed once, whole. Not
- * thread-safe: one task's thread.
+ * frame file is put back together first, so that it too is compressed once, whole. Not thread-safe:
+ * one task's thread.
  */
 final class FrameMaker {
   private final BlockEncoder encoder;
@@ -65,8 +65,8 @@ final class FrameMaker {
   }
 
   /**
-   * Makes sure the assembly block exists before the first bytes are parked; false when reserving
-   * it spilled instead.
+   * Makes sure the assembly block exists before the first bytes are parked; false when reserving it
+   * spilled instead.
    */
   boolean readyToPark() throws IOException {
     if (assembly == null) {

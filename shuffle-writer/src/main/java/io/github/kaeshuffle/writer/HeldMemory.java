@@ -16,9 +16,9 @@ package io.github.kaeshuffle.writer;
 import java.io.IOException;
 
 /**
- * The execution memory a {@link PartitionedBlockBuffer} holds, taken from its {@link
- * MemoryBudget}: every byte reserved is given back once, by {@link #release} or, at the end, {@link
- * #releaseAll}. Not thread-safe: one task's thread.
+ * The execution memory a {@link PartitionedBlockBuffer} holds, taken from its {@link MemoryBudget}:
+ * every byte reserved is given back once, by {@link #release} or, at the end, {@link #releaseAll}.
+ * Not thread-safe: one task's thread.
  */
 final class HeldMemory {
   /** What frees memory when the budget says no: returns the bytes freed, 0 when nothing was. */

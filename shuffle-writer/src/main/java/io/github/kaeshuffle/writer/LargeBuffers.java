@@ -24,8 +24,8 @@ import java.util.Arrays;
  * outgrown their chain of small chunks, and spare ones, kept for reuse, that no partition holds:
  * together what {@code spark.shuffle.kae.writer.largeBufferMemory} bounds. Without a bound a map
  * task holds up to partitions x blockSize of them, all at once when its partitions fill at the same
- * pace (200 partitions, two tasks, 100 MiB of direct memory at the end of the map stage,
- * where the process's peak RSS was). With one, {@link #bufferFor} makes room by unmapping a spare, else by
+ * pace (200 partitions, two tasks, 100 MiB of direct memory at the end of the map stage, where the
+ * process's peak RSS was). With one, {@link #bufferFor} makes room by unmapping a spare, else by
  * giving up the buffer {@link #victim()} names: one holding no bytes as it is, else the fullest,
  * its bytes parked in the frame file first. A buffer given up becomes a spare rather than being
  * unmapped, so that at the bound buffers go round instead of being mapped from the kernel and

@@ -14,7 +14,6 @@
 package io.github.kaeshuffle.writer;
 
 import io.github.kaeshuffle.codec.ByteBuffers;
-import io.github.kaeshuffle.codec.DirectMemory;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import java.io.IOException;
@@ -181,8 +180,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /**
-   * Encodes the partition's block into the frame maker's frame and empties the partition (a
-   * chain's chunks go back to the free list); returns the frame length.
+   * Encodes the partition's block into the frame maker's frame and empties the partition (a chain's
+   * chunks go back to the free list); returns the frame length.
    */
   private int encodeFrame(RawBlock p) throws IOException {
     ByteBuffer input =

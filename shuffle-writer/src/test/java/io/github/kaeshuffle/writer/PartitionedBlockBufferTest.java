@@ -253,8 +253,7 @@ class PartitionedBlockBufferTest {
   void noMemoryAtAllAfterSpillingIsAClearError(@TempDir Path dir) throws Exception {
     try (BlockEncoder enc = new BlockEncoder(zlib())) {
       // The frame and gather buffers and not one page of raw buffers more.
-      LimitedBudget budget =
-          new LimitedBudget(BufferSizes.workingMemory(enc, BLOCK, 4096) + 100L);
+      LimitedBudget budget = new LimitedBudget(BufferSizes.workingMemory(enc, BLOCK, 4096) + 100L);
       try (PartitionedBlockBuffer buf =
           new PartitionedBlockBuffer(
               4, BLOCK, enc, budget, () -> Files.createTempFile(dir, "s", ""))) {

@@ -249,4 +249,3 @@ private[spark] class KaeBlockShuffleWriter[K, V](
 
   override def getPartitionLengths(): Array[Long] = partitionLengths
 }
-
