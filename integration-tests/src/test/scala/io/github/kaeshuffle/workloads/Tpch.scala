@@ -31,15 +31,21 @@ import org.apache.spark.sql.types._
  * jar and adapted from the Presto dialect to Spark's. Money and quantities are `DECIMAL(15,2)`, so
  * results are exact and comparable between runs.
  */
-object Tpch {
+object Tpch extends QuerySet {
+
+  val title = "TPC-H"
+  val pagePrefix = "Tpch"
+  val provenance = "data from `io.trino.tpch:tpch:1.2` in Parquet with `DECIMAL(15,2)` money, " +
+    "the 22 queries from the same jar adapted to Spark's dialect (views temporary, typed " +
+    "decimal literals plain)"
+  val warmUpTable = "nation"
 
   /** One query: statements to run first (q15's view), then the one whose rows are the result. */
   case class Query(number: Int, setup: Seq[String], select: String) {
     def name: String = s"q$number"
   }
 
-  /** The tables' Parquet directory for a scale factor under `root`, generated if missing. */
-  def generate(spark: SparkSession, scaleFactor: Double, root: Path): Path = {
+  override def generate(spark: SparkSession, scaleFactor: Double, root: Path): Path = {
     val dir = root.resolve("sf" + scaleFactorName(scaleFactor))
     for (table <- TpchTable.getTables.asScala) {
       val out = dir.resolve(table.getTableName)
@@ -68,8 +74,7 @@ object Tpch {
     dir
   }
 
-  /** Registers every table of `dir` as a temporary view named as in the queries. */
-  def register(spark: SparkSession, dir: Path): Unit =
+  override def register(spark: SparkSession, dir: Path): Unit =
     for (table <- TpchTable.getTables.asScala) {
       spark.read.parquet(dir.resolve(table.getTableName).toString)
         .createOrReplaceTempView(table.getTableName)
@@ -80,6 +85,14 @@ object Tpch {
     val statements = adapt(resource(s"q$n.sql"))
     Query(n, statements.init, statements.last)
   }
+
+  lazy val queryNames: Seq[String] = queries.map(_.name)
+
+  override def run(spark: SparkSession, queryName: String): Seq[String] =
+    run(
+      spark,
+      queries.find(_.name == queryName).getOrElse(
+        throw new IllegalArgumentException(s"No TPC-H query $queryName")))
 
   /** A query's result rows, each as its values joined by `|`, in the query's order. */
   def run(spark: SparkSession, q: Query): Seq[String] = {
