@@ -71,6 +71,10 @@ object Sessions {
   def aarch64JavaHome: Option[String] =
     Some(home("kae.test.aarch64JavaHomeFile", "target/aarch64-java-home.txt")).filter(_.nonEmpty)
 
+  /** Debian's Prometheus server, unpacked by the build; None where apt could not fetch it. */
+  def prometheusBinary: Option[String] =
+    Some(home("kae.test.prometheusFile", "target/prometheus-binary.txt")).filter(_.nonEmpty)
+
   private def home(property: String, default: String): String = {
     val file = new File(sys.props.getOrElse(property, default))
     require(
