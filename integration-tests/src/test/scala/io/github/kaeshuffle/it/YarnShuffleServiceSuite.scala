@@ -29,7 +29,9 @@ import io.github.kaeshuffle.testing.MatrixTests
  * ([[NodeManagerProcess]]: unshaded Hadoop 3.5 jars, reload4j logging, NodeManager recovery on)
  * registered with a MiniYARNCluster's ResourceManager, loads `KaeYarnShuffleService` from the
  * `-yarn` jar the build makes, in the isolated class loader
- * `yarn.nodemanager.aux-services.spark_shuffle.classpath` sets up, as on a real cluster.
+ * `yarn.nodemanager.aux-services.spark_shuffle.classpath` sets up, as on a real cluster; beside it
+ * MapReduce's `mapreduce_shuffle` (Hadoop's ShuffleHandler), as on clusters that run both, each
+ * service's port listening before any test starts.
  *
  * An application with `spark.shuffle.service.enabled`, dynamic allocation and
  * `spark.authenticate` loses every executor after the map stage and still completes, reading
@@ -49,11 +51,24 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
   override def beforeAll(): Unit = {
     super.beforeAll()
     require(serviceJar.isFile, s"$serviceJar is missing: build with mvn verify from the root")
+    try startCluster()
+    catch {
+      case e: Throwable =>
+        // ScalaTest runs no afterAll after a failed beforeAll: stop what did start, so no
+        // NodeManager outlives the run holding its ports.
+        scala.util.Try(afterAll())
+        throw e
+    }
+  }
+
+  private def startCluster(): Unit = {
     yarn.start()
     nm = new NodeManagerProcess(
       yarn.config,
       Map(
-        "yarn.nodemanager.aux-services" -> "spark_shuffle",
+        "yarn.nodemanager.aux-services" -> "mapreduce_shuffle,spark_shuffle",
+        "yarn.nodemanager.aux-services.mapreduce_shuffle.class" ->
+          "org.apache.hadoop.mapred.ShuffleHandler",
         "yarn.nodemanager.aux-services.spark_shuffle.class" ->
           "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
         "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
@@ -70,6 +85,19 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
       )
     )
     nm.start(Seq(servicePort))
+    awaitMapReduceShuffle()
+  }
+
+  /**
+   * Waits until MapReduce's ShuffleHandler, beside ours, accepts connections on the port it logs
+   * (it takes its port from the NodeManager's mapred settings, 13562 by default).
+   */
+  private def awaitMapReduceShuffle(): Unit = {
+    val Listening = "mapreduce_shuffle listening on port (\\d+)".r
+    ClusterFaults.awaitCondition(s"MapReduce's shuffle service listening (log ${nm.log})", 60) {
+      Listening.findAllMatchIn(nm.logText).toSeq.lastOption
+        .exists(m => nm.host.accepts(m.group(1).toInt))
+    }
   }
 
   override def afterAll(): Unit = {
@@ -199,6 +227,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     assert(Files.isDirectory(state.resolve("registeredExecutors.rdb")), s"no state in $state")
     assert(Files.isDirectory(state.resolve("kaeShuffleSecrets.rdb")), s"no state in $state")
     nm.start(Seq(servicePort))
+    awaitMapReduceShuffle()
     assert(nm.log != firstLog)
 
     // The restarted service enforces the reloaded secret: a client of the application that
