@@ -2,8 +2,10 @@
 """Checks the repository's Markdown against the tree: every relative link names a file that exists
 and, with a #fragment, a heading of that file (GitHub's anchor rules); every setting named
 spark.shuffle.kae.* is one of docs/configuration.md (generated from the code); every class named
-under io.github.kaeshuffle or org.apache.spark.shuffle.kae is defined in the sources. Prints each
-problem; exit 1 if any.
+under io.github.kaeshuffle or org.apache.spark.shuffle.kae is defined in the sources; every jar of
+ours named (kae-shuffle-spark<line>_<scala>-<version>.jar, kae-shuffle-service-...-yarn.jar) is
+one the build makes: a line pom.xml has a profile for, that line's Scala, the project's version
+(or a <placeholder>). Prints each problem; exit 1 if any.
    usage: .build/check-docs.py [repository root]"""
 import os
 import re
@@ -54,6 +56,41 @@ LITERAL = re.compile(r'"(spark\.shuffle\.kae\.[A-Za-z0-9.]+)"')
 CLASS = re.compile(r'\b(?:io\.github\.kaeshuffle|org\.apache\.spark\.shuffle\.kae)(?:\.[a-z0-9_]+)*'
                    r'\.([A-Z]\w*)')
 DEFINITION = re.compile(r'\b(?:class|object|trait|interface|enum)\s+([A-Z]\w*)')
+JAR = re.compile(r'\bkae-shuffle-[\w.<>-]*?\.jar\b')
+BUILT_JAR = re.compile(r'^kae-shuffle-(service-)?spark(<line>|[0-9.]+)_(<scala>|2\.1[23])'
+                       r'-(<version>|[0-9][\w.-]*?)(-yarn)?\.jar$')
+
+
+def builds(root):
+    """The (line, Scala) pairs pom.xml's profiles build and the project's version."""
+    with open(os.path.join(root, 'pom.xml'), encoding='utf-8') as f:
+        pom = f.read()
+    version = re.search(r'<artifactId>kae-shuffle-parent</artifactId>\s*<version>([^<]+)', pom)
+    lines = set(re.findall(r'<id>spark-([0-9.]+)</id>', pom))
+    pairs = {(line, '2.13') for line in lines} | {('3.5', '2.12')}
+    return pairs, version.group(1) if version else None
+
+
+def check_jars(rel, text, pairs, version):
+    problems = []
+    for name in sorted(set(JAR.findall(text))):
+        doctor = re.match(r'^kae-shuffle-doctor-(<version>|[0-9][\w.-]*?)\.jar$', name)
+        if doctor:
+            if '<' not in doctor.group(1) and doctor.group(1) != version:
+                problems.append(f'{rel}: jar {name}: the version is {version}')
+            continue
+        m = BUILT_JAR.match(name)
+        if not m:
+            problems.append(f'{rel}: jar {name}: not a name the build gives')
+            continue
+        service, line, scala, ver, yarn = m.groups()
+        if bool(service) != bool(yarn):
+            problems.append(f'{rel}: jar {name}: the service jar, and only it, ends in -yarn')
+        if '<' not in line + scala and (line, scala) not in pairs:
+            problems.append(f'{rel}: jar {name}: no build of Spark {line} with Scala {scala}')
+        if '<' not in ver and ver != version:
+            problems.append(f'{rel}: jar {name}: the version is {version}')
+    return problems
 
 
 def settings(root, sources):
@@ -100,13 +137,17 @@ def main():
     sources = [s for s in sources if os.path.exists(os.path.join(root, s))]
     keys = settings(root, sources)
     types = defined_types(root, sources)
+    pairs, version = builds(root)
     broken = []
     for rel in files:
         path = os.path.join(root, rel)
         if not os.path.exists(path):
             continue
         with open(path, encoding='utf-8') as f:
-            broken += check_names(root, rel, f.read(), keys, types)
+            text = f.read()
+        broken += check_names(root, rel, text, keys, types)
+        if not rel.startswith('docs/benchmarks/'):  # pages keep the names of their run
+            broken += check_jars(rel, text, pairs, version)
         for number, line in enumerate(lines_outside_code(path), 1):
             for target in LINK.findall(line):
                 if re.match(r'^[a-z][a-z0-9+.-]*:', target):

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Checks a release bundle as an operator receives it: unpacks it, checks its SHA-256 sums, then
+# for every application jar submits a job with that jar alone (spark-submit, local-cluster: two
+# executor JVMs fetching from each other) to the distribution of its Spark line, checks its
+# results and that KAE Shuffle's stage summaries are in the driver's log, and runs the bundle's
+# preflight command against that distribution.
+#   usage: .build/release-smoke.sh target/release/kae-shuffle-<version>.tar.gz
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bundle=$(realpath "${1:?usage: release-smoke.sh <bundle .tar.gz>}")
+work=$(mktemp -d /tmp/kae-release-smoke.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+logs=target/release-smoke
+rm -rf "$logs" && mkdir -p "$logs"
+tar -C "$work" -xzf "$bundle"
+root=$(ls -d "$work"/kae-shuffle-*)
+(cd "$root" && sha256sum -c --quiet SHA256SUMS) && echo "[kae] smoke: SHA256SUMS match"
+failed=0
+for jar in "$root"/jars/kae-shuffle-spark*.jar; do
+  base=$(basename "$jar" .jar)                  # kae-shuffle-spark4.2_2.13-0.1.0
+  line=${base#kae-shuffle-spark}; line=${line%%_*}
+  scala=${base#*_}; scala=${scala%%-*}
+  profile=spark-$line
+  [ "$line" = 3.5 ] && [ "$scala" = 2.13 ] && profile=spark-3.5_2.13
+  spark=$(mvn -B -q -Dstyle.color=never help:evaluate "-P$profile" -Dexpression=spark.version \
+    -DforceStdout | sed "s/\x1b\[[0-9;]*m//g")
+  home=$(bash integration-tests/src/test/scripts/spark-dist.sh "$spark" "$scala")
+  extra=()
+  # Spark 3.5 creates the shuffle manager before it loads spark.jars (docs/yarn.md).
+  [ "$line" = 3.5 ] && extra=(--conf "spark.executor.extraClassPath=$jar")
+  echo "[kae] smoke: $(basename "$jar") on Spark $spark ($home)"
+  # pyspark's Python package: beside the distribution, or (3.5 with Scala 2.13, assembled
+  # from Maven Central) in the cache where spark-dist.sh installed pip's pyspark.
+  python_path=$(dirname "$home"):${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}/pyspark-$spark
+  if PYTHONPATH=$python_path "$home/bin/spark-submit" --master 'local-cluster[2,1,1024]' \
+      --jars "$jar" "${extra[@]}" \
+      --conf spark.shuffle.manager=org.apache.spark.shuffle.kae.KaeShuffleManager \
+      .build/release/smoke.py > "$logs/$base.log" 2>&1 &&
+      grep -q '^result ok' "$logs/$base.log" &&
+      grep -q 'KAE Shuffle stage .* codec calls' "$logs/$base.log"; then
+    grep '^shuffle manager\|^result' "$logs/$base.log"
+    echo "  $(grep -c 'KAE Shuffle stage .* codec calls' "$logs/$base.log") stage summaries of KAE Shuffle in the driver's log"
+  else
+    echo "[kae] smoke: FAILED on Spark $spark (log $logs/$base.log):"
+    grep -m 20 -E 'ERROR|Exception|Error:|^result' "$logs/$base.log"
+    failed=1
+  fi
+  # No KAEzip here: the preflight must run and say so (exit 1), not fail to start (exit 2+).
+  set +e
+  "$root/bin/kae-preflight" "$home" > "$logs/$base-preflight.log" 2>&1
+  code=$?
+  set -e
+  if [ "$code" -le 1 ] && grep -q 'KAEzip verdict' "$logs/$base-preflight.log"; then
+    echo "[kae] smoke: preflight ran (exit $code): $(grep 'KAEzip verdict' "$logs/$base-preflight.log")"
+  else
+    echo "[kae] smoke: preflight FAILED (exit $code):"; cat "$logs/$base-preflight.log"; failed=1
+  fi
+done
+[ "$failed" = 0 ] && echo "[kae] smoke: every line's jar ran from the bundle"
+exit $failed
