@@ -16,16 +16,13 @@ package io.github.kaeshuffle.it
 import java.net.URI
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
-import java.util.concurrent.ConcurrentHashMap
 
 import scala.jdk.CollectionConverters._
 
-import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.concurrent.Eventually._
 import org.scalatest.funsuite.AnyFunSuite
 import org.scalatest.time.SpanSugar._
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -49,21 +46,12 @@ class MetricsSuite extends AnyFunSuite {
       .set("spark.metrics.conf.executor.sink.csv.period", "1")
       .set("spark.metrics.conf.executor.sink.csv.unit", "seconds")
       .set("spark.metrics.conf.executor.sink.csv.directory", csvDir.toString)
-    val accumulators = new ConcurrentHashMap[Long, Map[String, Long]]()
     Sessions.withTestingMode {
       Sessions.withSession(conf) { spark =>
         val sc = spark.sparkContext
-        sc.addSparkListener(new SparkListener {
-          override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
-            accumulators.putAll(KaeSparkAccess.kaeAccumulators(e.stageInfo).asJava)
-        })
-        for (w <- Seq("sort", "groupby-skew-sql")) {
-          WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)
-        }
-        KaeSparkAccess.drainListeners(sc)
-        val expected = accumulators.values.asScala.foldLeft(Map.empty[String, Long]) { (a, b) =>
-          (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
-        }.withDefaultValue(0L)
+        val counts = new KaeCountTotals(spark)
+        counts.runWorkloads()
+        val expected = counts.totals()
         assert(
           expected("kae.shuffle.write.codecCalls") > 0 && expected("kae.shuffle.read.rawBytes") > 0)
 

@@ -14,17 +14,13 @@
 package io.github.kaeshuffle.it
 
 import java.nio.file.{Files, Paths}
-import java.util.concurrent.ConcurrentHashMap
 
-import scala.jdk.CollectionConverters._
 import scala.util.Using
 
-import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.scalatest.concurrent.Eventually._
 import org.scalatest.funsuite.AnyFunSuite
 import org.scalatest.time.SpanSugar._
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
@@ -68,23 +64,13 @@ class PrometheusSuite extends AnyFunSuite {
       prometheus.awaitReady()
       Sessions.withTestingMode {
         Sessions.withSession(conf) { spark =>
-          val sc = spark.sparkContext
-          val accumulators = new ConcurrentHashMap[Long, Map[String, Long]]()
-          sc.addSparkListener(new SparkListener {
-            override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
-              accumulators.putAll(KaeSparkAccess.kaeAccumulators(e.stageInfo).asJava)
-          })
+          val counts = new KaeCountTotals(spark)
           eventually(timeout(90.seconds), interval(1.second)) {
             val up = prometheus.query("up")
             assert(up.count(_._2 == 1.0) == 2, s"targets up: $up")
           }
-          for (w <- Seq("sort", "groupby-skew-sql")) {
-            WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)
-          }
-          KaeSparkAccess.drainListeners(sc)
-          val expected = accumulators.values.asScala.foldLeft(Map.empty[String, Long]) { (a, b) =>
-            (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
-          }.withDefaultValue(0L)
+          counts.runWorkloads()
+          val expected = counts.totals()
           assert(expected("kae.shuffle.write.codecCalls") > 0)
 
           eventually(timeout(60.seconds), interval(1.second)) {
