@@ -99,7 +99,9 @@ object ClusterBench {
   private def tpchDir(sf: Double, root: Path): Path = {
     val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
     val tables = Sessions.withSession(conf)(spark => workloads.Tpch.generate(spark, sf, root))
-    workloads.Tpch.writeSqlDir(tables, root.resolve(s"sql-sf${workloads.Tpch.scaleFactorName(sf)}"))
+    workloads.Tpch.writeSqlDir(
+      tables,
+      root.resolve(s"sql-sf${workloads.QuerySet.scaleFactorName(sf)}"))
   }
 
   private def atRate(

@@ -20,7 +20,7 @@ import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.bench.Harness.Config
 import io.github.kaeshuffle.it.Sessions
-import io.github.kaeshuffle.workloads.{QuerySet, Tpch}
+import io.github.kaeshuffle.workloads.QuerySet
 import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
@@ -84,7 +84,7 @@ object QueryBench {
     Files.createDirectories(outDir)
     val results = partitionCounts.map { p =>
       val runs = runAll(set, configs, reps, p, data, queries)
-      val prefix = s"${set.pagePrefix}-sf${Tpch.scaleFactorName(sf)}" +
+      val prefix = s"${set.pagePrefix}-sf${QuerySet.scaleFactorName(sf)}" +
         (if (p == SparkDefaultPartitions) "" else s"-p$p")
       writeCsv(outDir.resolve(s"$prefix.csv"), runs)
       val chart = drawChart(set, outDir, prefix, runs, configs)

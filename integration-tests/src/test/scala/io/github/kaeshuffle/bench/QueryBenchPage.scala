@@ -17,7 +17,7 @@ import java.util.Locale
 
 import io.github.kaeshuffle.bench.Harness.{median, Config}
 import io.github.kaeshuffle.bench.QueryBench.{Baseline, Configs, QueryRun, SparkDefaultPartitions}
-import io.github.kaeshuffle.workloads.{QuerySet, Tpch}
+import io.github.kaeshuffle.workloads.QuerySet
 
 /**
  * The results page of one query benchmark run: totals against Spark's lz4 shuffle, the shuffle
@@ -45,7 +45,7 @@ class QueryBenchPage(
       prefix: String,
       notes: Option[String]): String = {
     val sb = new StringBuilder
-    val sfText = Tpch.scaleFactorName(sf).replace('_', '.')
+    val sfText = QuerySet.scaleFactorName(sf).replace('_', '.')
     sb ++= s"# ${set.title} SF $sfText: KAE Shuffle vs Spark's shuffle\n\n"
     sb ++= s"Produced by `${command(sfText, reps, partitions)}` (class " +
       "`io.github.kaeshuffle.bench.QueryBench`): local[2], Kryo, Spark's SQL defaults but " +

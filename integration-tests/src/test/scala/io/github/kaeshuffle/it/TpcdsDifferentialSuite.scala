@@ -44,7 +44,7 @@ class TpcdsDifferentialSuite extends MatrixTests {
     val conf = Sessions.conf(codec, Sessions.Kryo, "local[2]").setAll(Tpcds.sessionSettings)
     Sessions.withSession(conf) { spark =>
       Tpcds.register(spark, dir)
-      queries.map(q => q.name -> Tpcds.run(spark, q)).toMap
+      queries.map(q => q.name -> Tpcds.run(spark, q.name)).toMap
     }
   }
 

@@ -37,7 +37,7 @@ class TpchDifferentialSuite extends AnyFunSuite {
     val dir = data // generated in a session of its own, before this one opens
     Sessions.withSession(Sessions.conf(codec, Sessions.Kryo, "local[2]")) { spark =>
       Tpch.register(spark, dir)
-      Tpch.queries.map(q => q.number -> Tpch.run(spark, q)).toMap
+      Tpch.queries.map(q => q.number -> Tpch.run(spark, q.name)).toMap
     }
   }
 

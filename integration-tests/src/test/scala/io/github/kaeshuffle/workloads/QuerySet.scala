@@ -13,14 +13,14 @@
  */
 package io.github.kaeshuffle.workloads
 
-import java.nio.file.Path
+import java.nio.file.{Files, Path}
 
-import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.{DataFrame, SparkSession}
 
 /**
  * A benchmark of SQL queries over generated tables (TPC-H, TPC-DS), as the query benchmark and the
- * differential tests run it: tables generated once per scale factor, registered as views, each
- * query run by name to its rows.
+ * differential tests run it: tables generated once per scale factor into Parquet, registered as
+ * views, each query run by name to its rows.
  */
 trait QuerySet {
 
@@ -42,14 +42,47 @@ trait QuerySet {
   /** A small table, read once untimed so that a session's first job pays its start-up. */
   def warmUpTable: String
 
+  /** The tables the queries read, named as the queries name them. */
+  def tableNames: Seq[String]
+
+  /** One table's rows at a scale factor, made by the generator in parallel Spark tasks. */
+  protected def generateTable(spark: SparkSession, table: String, scaleFactor: Double): DataFrame
+
+  /**
+   * A query's statements: any it needs run first (q15's view in TPC-H), then the one whose rows
+   * are its result.
+   */
+  protected def statements(queryName: String): Seq[String]
+
   /** The tables' Parquet directory for a scale factor under `root`, generated if missing. */
-  def generate(spark: SparkSession, scaleFactor: Double, root: Path): Path
+  final def generate(spark: SparkSession, scaleFactor: Double, root: Path): Path = {
+    val dir = root.resolve("sf" + QuerySet.scaleFactorName(scaleFactor))
+    for (table <- tableNames) {
+      val out = dir.resolve(table)
+      // Spark writes _SUCCESS last: a table without it was interrupted and is written again.
+      if (!Files.exists(out.resolve("_SUCCESS"))) {
+        generateTable(spark, table, scaleFactor).write.mode("overwrite").parquet(out.toString)
+      }
+    }
+    dir
+  }
 
   /** Registers every table of `dir` as a temporary view named as in the queries. */
-  def register(spark: SparkSession, dir: Path): Unit
+  final def register(spark: SparkSession, dir: Path): Unit =
+    for (table <- tableNames) {
+      spark.read.parquet(dir.resolve(table).toString).createOrReplaceTempView(table)
+    }
 
   /** A query's result rows, each as its values joined by `|`, in the query's order. */
-  def run(spark: SparkSession, queryName: String): Seq[String]
+  final def run(spark: SparkSession, queryName: String): Seq[String] = {
+    val all = statements(queryName)
+    all.init.foreach(spark.sql)
+    spark.sql(all.last).collect().map(_.mkString("|")).toSeq
+  }
+
+  /** The error for a query name the set does not have. */
+  protected def unknown(queryName: String): Nothing =
+    throw new IllegalArgumentException(s"No $title query $queryName")
 }
 
 object QuerySet {
@@ -61,4 +94,8 @@ object QuerySet {
     case other => throw new IllegalArgumentException(
         s"No query set '$other': the sets are tpch and tpcds.")
   }
+
+  /** `1` for 1.0, `0_01` for 0.01: the scale factor as a directory name. */
+  def scaleFactorName(sf: Double): String =
+    if (sf == sf.toLong) sf.toLong.toString else sf.toString.replace('.', '_')
 }

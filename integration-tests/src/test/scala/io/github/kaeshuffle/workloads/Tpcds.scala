@@ -14,14 +14,13 @@
 package io.github.kaeshuffle.workloads
 
 import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Path}
 
 import scala.jdk.CollectionConverters._
 
 import io.trino.tpcds.{Results, Session, Table}
 import io.trino.tpcds.column.{Column, ColumnType}
 
-import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.types._
 
 /**
@@ -53,28 +52,17 @@ object Tpcds extends QuerySet {
   /** Column names of the generator that Spark's schema and queries spell otherwise. */
   private val SparkNames = Map("c_last_review_date_sk" -> "c_last_review_date")
 
-  /** The tables the queries read: every base table but the generator's version record. */
-  lazy val tables: Seq[Table] =
-    Table.getBaseTables.asScala.filter(_ != Table.DBGEN_VERSION).toSeq
+  /** Every base table but the generator's version record. */
+  lazy val tableNames: Seq[String] =
+    Table.getBaseTables.asScala.filter(_ != Table.DBGEN_VERSION).map(_.getName).toSeq
 
-  override def generate(spark: SparkSession, scaleFactor: Double, root: Path): Path = {
-    val dir = root.resolve("sf" + Tpch.scaleFactorName(scaleFactor))
-    for (table <- tables) {
-      val out = dir.resolve(table.getName)
-      // Spark writes _SUCCESS last: a table without it was interrupted and is written again.
-      if (!Files.exists(out.resolve("_SUCCESS"))) {
-        spark.createDataFrame(rows(spark, table, scaleFactor), schema(table))
-          .write.mode("overwrite").parquet(out.toString)
-      }
-    }
-    dir
+  override protected def generateTable(
+      spark: SparkSession,
+      table: String,
+      scaleFactor: Double): DataFrame = {
+    val t = Table.getTable(table)
+    spark.createDataFrame(rows(spark, t, scaleFactor), schema(t))
   }
-
-  override def register(spark: SparkSession, dir: Path): Unit =
-    for (table <- tables) {
-      spark.read.parquet(dir.resolve(table.getName).toString)
-        .createOrReplaceTempView(table.getName)
-    }
 
   /** The queries, in the order of their numbers (q14a before q14b). */
   lazy val queries: Seq[Query] = {
@@ -88,15 +76,8 @@ object Tpcds extends QuerySet {
 
   lazy val queryNames: Seq[String] = queries.map(_.name)
 
-  override def run(spark: SparkSession, queryName: String): Seq[String] =
-    run(
-      spark,
-      queries.find(_.name == queryName).getOrElse(
-        throw new IllegalArgumentException(s"No TPC-DS query $queryName")))
-
-  /** A query's result rows, each as its values joined by `|`, in the query's order. */
-  def run(spark: SparkSession, q: Query): Seq[String] =
-    spark.sql(q.sql).collect().map(_.mkString("|")).toSeq
+  override protected def statements(queryName: String): Seq[String] =
+    queries.find(_.name == queryName).map(q => Seq(q.sql)).getOrElse(unknown(queryName))
 
   private def path(name: String) = s"tpcds/$name.sql"
 

@@ -22,7 +22,7 @@ import scala.jdk.CollectionConverters._
 
 import io.trino.tpch.{TpchColumn, TpchColumnType, TpchEntity, TpchTable}
 
-import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.types._
 
 /**
@@ -45,18 +45,13 @@ object Tpch extends QuerySet {
     def name: String = s"q$number"
   }
 
-  override def generate(spark: SparkSession, scaleFactor: Double, root: Path): Path = {
-    val dir = root.resolve("sf" + scaleFactorName(scaleFactor))
-    for (table <- TpchTable.getTables.asScala) {
-      val out = dir.resolve(table.getTableName)
-      // Spark writes _SUCCESS last: a table without it was interrupted and is written again.
-      if (!Files.exists(out.resolve("_SUCCESS"))) {
-        spark.createDataFrame(rows(spark, table.getTableName, scaleFactor), schema(table))
-          .write.mode("overwrite").parquet(out.toString)
-      }
-    }
-    dir
-  }
+  lazy val tableNames: Seq[String] = TpchTable.getTables.asScala.map(_.getTableName).toSeq
+
+  override protected def generateTable(
+      spark: SparkSession,
+      table: String,
+      scaleFactor: Double): DataFrame =
+    spark.createDataFrame(rows(spark, table, scaleFactor), schema(TpchTable.getTable(table)))
 
   /**
    * A directory as the deployable SqlApp reads it, for runs in other JVMs: `tables` (a link to
@@ -74,12 +69,6 @@ object Tpch extends QuerySet {
     dir
   }
 
-  override def register(spark: SparkSession, dir: Path): Unit =
-    for (table <- TpchTable.getTables.asScala) {
-      spark.read.parquet(dir.resolve(table.getTableName).toString)
-        .createOrReplaceTempView(table.getTableName)
-    }
-
   /** The 22 queries. */
   lazy val queries: Seq[Query] = (1 to 22).map { n =>
     val statements = adapt(resource(s"q$n.sql"))
@@ -88,25 +77,12 @@ object Tpch extends QuerySet {
 
   lazy val queryNames: Seq[String] = queries.map(_.name)
 
-  override def run(spark: SparkSession, queryName: String): Seq[String] =
-    run(
-      spark,
-      queries.find(_.name == queryName).getOrElse(
-        throw new IllegalArgumentException(s"No TPC-H query $queryName")))
-
-  /** A query's result rows, each as its values joined by `|`, in the query's order. */
-  def run(spark: SparkSession, q: Query): Seq[String] = {
-    q.setup.foreach(spark.sql)
-    spark.sql(q.select).collect().map(_.mkString("|")).toSeq
-  }
+  override protected def statements(queryName: String): Seq[String] =
+    queries.find(_.name == queryName).map(q => q.setup :+ q.select).getOrElse(unknown(queryName))
 
   /** The number of rows the generator's project expects from a query at scale factor 0.01. */
   def rowsAtHundredth(q: Query): Int =
     resource(s"${q.name}.result").linesIterator.drop(1).count(_.trim.nonEmpty)
-
-  /** `1` for 1.0, `0_01` for 0.01: the scale factor as a directory name. */
-  def scaleFactorName(sf: Double): String =
-    if (sf == sf.toLong) sf.toLong.toString else sf.toString.replace('.', '_')
 
   /**
    * Presto to Spark: comment lines dropped, statements split at `;`, a view becomes a temporary
