@@ -87,9 +87,9 @@ object QueryBench {
       val prefix = s"${set.pagePrefix}-sf${QuerySet.scaleFactorName(sf)}" +
         (if (p == SparkDefaultPartitions) "" else s"-p$p")
       writeCsv(outDir.resolve(s"$prefix.csv"), runs)
-      val chart = drawChart(set, outDir, prefix, runs, configs)
-      val md = new QueryBenchPage(set, runs, configs, doctorLines.toMap)
-        .markdown(sf, reps, p, chart, prefix, notes(outDir, prefix))
+      val page = new QueryBenchPage(set, runs, configs, doctorLines.toMap)
+      val chart = drawChart(set, outDir, prefix, page, configs)
+      val md = page.markdown(sf, reps, p, chart, prefix, notes(outDir, prefix))
       Files.writeString(outDir.resolve(s"$prefix.md"), md)
       println(md)
       runs
@@ -198,9 +198,8 @@ object QueryBench {
       set: QuerySet,
       dir: Path,
       prefix: String,
-      runs: Seq[QueryRun],
+      page: QueryBenchPage,
       configs: Seq[Config]): String = {
-    val page = new QueryBenchPage(set, runs, configs, Map.empty)
     // TPC-DS's 103 queries need the width to keep their names readable.
     val width = math.max(1100, 28 * page.queries.size)
     val chart = new CategoryChartBuilder().width(width).height(480)
