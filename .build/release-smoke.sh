@@ -15,6 +15,8 @@ rm -rf "$logs" && mkdir -p "$logs"
 tar -C "$work" -xzf "$bundle"
 root=$(ls -d "$work"/kae-shuffle-*)
 (cd "$root" && sha256sum -c --quiet SHA256SUMS) && echo "[kae] smoke: SHA256SUMS match"
+# The driver logs one such line per stage KAE Shuffle wrote or read.
+summary='KAE Shuffle stage .* codec calls'
 failed=0
 for jar in "$root"/jars/kae-shuffle-spark*.jar; do
   base=$(basename "$jar" .jar)                  # kae-shuffle-spark4.2_2.13-0.1.0
@@ -22,8 +24,7 @@ for jar in "$root"/jars/kae-shuffle-spark*.jar; do
   scala=${base#*_}; scala=${scala%%-*}
   profile=spark-$line
   [ "$line" = 3.5 ] && [ "$scala" = 2.13 ] && profile=spark-3.5_2.13
-  spark=$(mvn -B -q -Dstyle.color=never help:evaluate "-P$profile" -Dexpression=spark.version \
-    -DforceStdout | sed "s/\x1b\[[0-9;]*m//g")
+  spark=$(bash .build/maven-value.sh spark.version "-P$profile")
   home=$(bash integration-tests/src/test/scripts/spark-dist.sh "$spark" "$scala")
   extra=()
   # Spark 3.5 creates the shuffle manager before it loads spark.jars (docs/yarn.md).
@@ -37,9 +38,9 @@ for jar in "$root"/jars/kae-shuffle-spark*.jar; do
       --conf spark.shuffle.manager=org.apache.spark.shuffle.kae.KaeShuffleManager \
       .build/release/smoke.py > "$logs/$base.log" 2>&1 &&
       grep -q '^result ok' "$logs/$base.log" &&
-      grep -q 'KAE Shuffle stage .* codec calls' "$logs/$base.log"; then
+      grep -q "$summary" "$logs/$base.log"; then
     grep '^shuffle manager\|^result' "$logs/$base.log"
-    echo "  $(grep -c 'KAE Shuffle stage .* codec calls' "$logs/$base.log") stage summaries of KAE Shuffle in the driver's log"
+    echo "  $(grep -c "$summary" "$logs/$base.log") stage summaries of KAE Shuffle in the driver's log"
   else
     echo "[kae] smoke: FAILED on Spark $spark (log $logs/$base.log):"
     grep -m 20 -E 'ERROR|Exception|Error:|^result' "$logs/$base.log"
