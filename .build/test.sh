@@ -24,7 +24,7 @@ stage1=$(( $(date +%s) - start ))
 # code on every line and ran in stage 1: the Spark-free modules, the writers' own logic
 # (KaeShuffleWriterSuite), the workloads under every codec, the KAEzip fallback, the session pool.
 bash .build/test-line.sh spark-3.5 \
-  'org/apache/spark/shuffle/kae/*Suite,org/apache/spark/shuffle/kae/*Test,!ShuffleDoctorJobSuite,!HardwareFaultSuite,!SessionReuseSuite,!KaeShuffleWriterSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite,UiTabSuite' \
+  'org/apache/spark/shuffle/kae/**/*Suite,org/apache/spark/shuffle/kae/**/*Test,!ShuffleDoctorJobSuite,!HardwareFaultSuite,!SessionReuseSuite,!KaeShuffleWriterSuite,LocalClusterSuite,CorruptionRecoverySuite,KaeShuffleServiceSuite,DeployedJarSuite,UiTabSuite' \
   -pl integration-tests -am -Dspotless.check.skip=true
 echo "[kae] gate: stage 1 (Spark 4.2) ${stage1} s, stage 2 (Spark 3.5) $(( $(date +%s) - start - stage1 )) s, $(( $(date +%s) - start )) s in all"
 bash .build/test-times.sh . 10

@@ -15,6 +15,9 @@ package org.apache.spark.shuffle.kae
 
 import org.apache.spark.{MapOutputTrackerMaster, ShuffleDependency, SparkContext}
 import org.apache.spark.scheduler.{StageInfo, TaskInfo}
+import org.apache.spark.shuffle.kae.doctor.KaeStageSummaryListener
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
+import org.apache.spark.shuffle.kae.metrics.ShuffleCounts
 
 /** Lets the tests and benchmarks, outside Spark's packages, use what Spark keeps private. */
 object KaeSparkAccess {
@@ -54,7 +57,7 @@ object KaeSparkAccess {
 
   /** KAE Shuffle's counts in a task's accumulator updates, by full name (`kae.shuffle.*`). */
   def kaeCounts(task: TaskInfo): Map[String, Long] =
-    KaeStageSummaryListener.kaeValues(task.accumulables, _.update)
+    ShuffleCounts.fromAccumulables(task.accumulables, _.update).counts
 
   /**
    * The KAE Shuffle accumulators among a completed stage's accumulables: each one's id and its
@@ -62,7 +65,7 @@ object KaeSparkAccess {
    */
   def kaeAccumulators(stage: StageInfo): Map[Long, Map[String, Long]] =
     stage.accumulables.values.filter(_.name.contains(KaeShuffleMetrics.AccumulatorName))
-      .map(a => a.id -> KaeStageSummaryListener.kaeValues(Seq(a), _.value)).toMap
+      .map(a => a.id -> ShuffleCounts.fromAccumulables(Seq(a), _.value).counts).toMap
 
   /** The names of KAE Shuffle's counts, as the accumulator and the metrics sources have them. */
   def countNames: Seq[String] = KaeShuffleMetrics.Names

@@ -22,6 +22,8 @@ import io.github.kaeshuffle.bench.{Harness, MachineInfo}
 import io.github.kaeshuffle.it.Sessions
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 
+import org.apache.spark.shuffle.kae.doctor.DoctorChart
+
 /**
  * The shuffle doctor's worked examples (docs/tuning.md): each workload once per KAE
  * configuration, local[2], with an event log; the event log replayed by [[KaeShuffleDoctor]]

@@ -94,11 +94,11 @@ class SqlRowPathSuite extends AnyFunSuite {
       val df = exchange(spark)
       assert(df.collect().length == 5000)
       val serializer = dependencyOf(df).serializer
-      assert(ReaderShims.current.sqlRowFields(serializer).contains(3))
-      assert(WriterShims.current.sqlRowWriter(serializer).isDefined)
+      assert(SqlRowSerializerFields.rowFields(serializer).contains(3))
+      assert(SqlRowSerializerFields.dataSizeMetric(serializer).isDefined)
       val kryo = new KryoSerializer(conf)
-      assert(ReaderShims.current.sqlRowFields(kryo).isEmpty)
-      assert(WriterShims.current.sqlRowWriter(kryo).isEmpty)
+      assert(SqlRowSerializerFields.rowFields(kryo).isEmpty)
+      assert(SqlRowSerializerFields.dataSizeMetric(kryo).isEmpty)
     }
   }
 

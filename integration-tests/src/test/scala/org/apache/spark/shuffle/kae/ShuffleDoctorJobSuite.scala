@@ -27,6 +27,15 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.{SparkConf, Success}
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.doctor.{
+  CodecRates,
+  Diagnosis,
+  DoctorChart,
+  KaeStageSummaryListener,
+  ShuffleDoctor
+}
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
+import org.apache.spark.shuffle.kae.metrics.ShuffleCounts
 import org.apache.spark.sql.SparkSession
 
 /**
@@ -73,7 +82,7 @@ class ShuffleDoctorJobSuite extends AnyFunSuite {
           tasks.add(TaskTimes(
             e.stageId,
             e.taskMetrics.executorRunTime * 1000000L,
-            KaeStageSummaryListener.kaeValues(e.taskInfo.accumulables, _.update)))
+            ShuffleCounts.fromAccumulables(e.taskInfo.accumulables, _.update).counts))
         }
       })
       job(spark)

@@ -26,6 +26,7 @@ import io.github.kaeshuffle.writer.WriterSettings
 import org.apache.spark.SparkConf
 import org.apache.spark.internal.config.{ConfigBuilder, ConfigEntry, OptionalConfigEntry}
 import org.apache.spark.network.util.ByteUnit
+import org.apache.spark.shuffle.kae.doctor.EngineModel
 
 /**
  * Every setting of KAE Shuffle, declared once as a Spark config entry with its doc, default and a

@@ -15,6 +15,7 @@ package org.apache.spark.shuffle.kae
 
 import org.apache.spark.ShuffleDependency
 import org.apache.spark.shuffle.BaseShuffleHandle
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
 
 /**
  * A shuffle that KAE Shuffle writes and reads. Shuffles it does not serve get the handles of

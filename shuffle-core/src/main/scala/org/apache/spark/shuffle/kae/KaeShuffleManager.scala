@@ -22,6 +22,14 @@ import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.shuffle._
 import org.apache.spark.shuffle.api.ShuffleExecutorComponents
+import org.apache.spark.shuffle.kae.metrics.ShuffleCounts
+import org.apache.spark.shuffle.kae.reader.KaeShuffleReader
+import org.apache.spark.shuffle.kae.writer.{
+  KaeBlockShuffleWriter,
+  KaeSortShuffleWriter,
+  MapTask,
+  WriteReport
+}
 import org.apache.spark.shuffle.sort.SortShuffleManager
 import org.apache.spark.util.collection.OpenHashSet
 
@@ -144,36 +152,18 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   /** Decoders (so native decompressors per format) this executor has made; for tests. */
   private[kae] def decodersCreated: Long = if (decodersMade.get) decoders.created() else 0L
 
-  private val listenerAdded = new AtomicBoolean(false)
-
-  /**
-   * What this JVM's tasks did, in Spark's metrics system ([[KaeShuffleSource]]); registered with
-   * the first task that reports, when the application and executor ids are known.
-   */
-  private lazy val taskCounts = {
-    val source = new KaeShuffleSource(KaeShuffleSource.Tasks)
-    KaeShuffleSource.register(source)
-    source
-  }
-
-  /** A task's counts go to its shuffle's accumulator and to this JVM's metrics source. */
-  private def report(h: KaeShuffleHandle[_, _, _], counts: ShuffleCounts): Unit = {
-    if (h.metrics != null) h.metrics.add(counts)
-    taskCounts.add(counts)
-  }
+  private val observer = new ShuffleObserver(settings, conf)
 
   override def registerShuffle[K, V, C](
       shuffleId: Int,
       dependency: ShuffleDependency[K, V, C]): ShuffleHandle = {
     val sc = SparkContext.getActive
-    sc.foreach(showInUi)
     KaeShuffleManager.fallbackReason(settings) match {
       case Some(reason) =>
         logInfo(s"Shuffle $shuffleId uses Spark's sort shuffle: $reason.")
-        if (settings.ui) sc.foreach(_.listenerBus.post(KaeShuffleFellBack(shuffleId, reason)))
+        observer.fellBack(sc, shuffleId, reason)
         super.registerShuffle(shuffleId, dependency)
       case None =>
-        sc.foreach(addDriverListeners)
         val blockWriter = KaeShuffleManager.canUseBlockWriter(dependency)
         logInfo(s"Shuffle $shuffleId uses KAE Shuffle (${dependency.partitioner.numPartitions} " +
           s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}, " +
@@ -182,7 +172,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         new KaeShuffleHandle(
           shuffleId,
           dependency,
-          sc.map(KaeShuffleMetrics.register).getOrElse(null),
+          observer.kaeShuffle(sc),
           blockWriter)
     }
   }
@@ -190,32 +180,6 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   private def sortWriterReason(dep: ShuffleDependency[_, _, _]): String =
     if (dep.mapSideCombine) "map-side combine"
     else s"${dep.serializer.getClass.getSimpleName} cannot relocate serialized records"
-
-  private val uiStarted = new AtomicBoolean(false)
-
-  /** With the application's first shuffle: the UI tab, and what this manager chose. */
-  private def showInUi(sc: SparkContext): Unit = {
-    if (settings.ui && uiStarted.compareAndSet(false, true))
-      KaeShuffleUi.start(sc, KaeShuffleStarted.of(settings, conf))
-  }
-
-  /**
-   * With the first KAE shuffle: the application's totals in the metrics system, and the stage
-   * summaries and diagnoses in the driver log when asked for.
-   */
-  private def addDriverListeners(sc: SparkContext): Unit = {
-    if (listenerAdded.compareAndSet(false, true)) {
-      val application = new KaeShuffleSource(KaeShuffleSource.Application)
-      KaeShuffleSource.register(application)
-      sc.addSparkListener(new ApplicationCountsListener(application))
-      if (settings.stageSummary || settings.doctor) {
-        sc.addSparkListener(new KaeStageSummaryListener(
-          settings.stageSummary,
-          settings.doctor,
-          engine = settings.engine))
-      }
-    }
-  }
 
   override def getWriter[K, V](
       handle: ShuffleHandle,
@@ -226,7 +190,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
       val ids = kaeMapIds.computeIfAbsent(h.shuffleId, _ => new OpenHashSet[Long](16))
       ids.synchronized { ids.add(mapId) }
       val onStats = (stats: BlockStats, written: WriteReport) =>
-        report(h, ShuffleCounts.ofWrite(stats, written))
+        observer.taskDone(h.metrics, ShuffleCounts.ofWrite(stats, written))
       val task = MapTask(
         mapId,
         context,
@@ -234,8 +198,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         executorComponents,
         writerSettings,
         encoders,
+        SqlRowSerializerFields.dataSizeMetric(h.dependency.serializer),
         settings.doctor,
-        onStats)
+        onStats
+      )
       if (h.blockWriter) new KaeBlockShuffleWriter(h.dependency, task)
       else new KaeSortShuffleWriter(h.dependency, task)
     case other =>
@@ -264,8 +230,9 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         metrics,
         readerSettings,
         decoders,
-        (stats, sources) => report(h, ShuffleCounts.ofRead(stats, sources)),
+        (stats, sources) => observer.taskDone(h.metrics, ShuffleCounts.ofRead(stats, sources)),
         toRead.batchFetchAllowed && shims.canUseBatchFetch(startPartition, endPartition, context),
+        SqlRowSerializerFields.rowFields(h.dependency.serializer),
         settings.doctor
       )
     case other =>

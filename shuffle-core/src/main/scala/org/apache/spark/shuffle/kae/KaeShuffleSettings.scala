@@ -24,6 +24,7 @@ import io.github.kaeshuffle.writer.WriterSettings
 import org.apache.spark.SparkConf
 import org.apache.spark.internal.config
 import org.apache.spark.internal.config.ConfigEntry
+import org.apache.spark.shuffle.kae.doctor.EngineModel
 
 /**
  * Every `spark.shuffle.kae.*` setting, read from SparkConf and checked once, here: the config

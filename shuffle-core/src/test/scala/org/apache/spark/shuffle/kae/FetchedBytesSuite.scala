@@ -26,6 +26,7 @@ import org.apache.spark.network.buffer.{
   NioManagedBuffer
 }
 import org.apache.spark.network.util.{MapConfigProvider, TransportConf}
+import org.apache.spark.shuffle.kae.reader.FetchedBytes
 
 /** The reader reaches Netty's buffers behind the streams Spark's fetcher hands out. */
 class FetchedBytesSuite extends AnyFunSuite {

@@ -17,6 +17,7 @@ import io.github.kaeshuffle.codec.KaeZipModel
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.ShuffleDependency
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
 
 /**
  * Hardware codec faults never fail a task nor change a result: with the KAEzip cost model failing

@@ -25,6 +25,7 @@ import org.apache.spark.scheduler.{
   SparkListenerStageCompleted,
   SparkListenerTaskEnd
 }
+import org.apache.spark.shuffle.kae.metrics.{KaeShuffleMetrics, ShuffleCounts}
 
 /**
  * A shuffle's counts travel as one accumulator: a task carries one per KAE shuffle it reads or
@@ -44,7 +45,7 @@ class KaeShuffleMetricsSuite extends AnyFunSuite {
         infos.filter(_.name.exists(_.startsWith(AccumulatorName)))
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit = {
-          val counts = KaeStageSummaryListener.kaeValues(e.taskInfo.accumulables, _.update)
+          val counts = ShuffleCounts.fromAccumulables(e.taskInfo.accumulables, _.update).counts
           perTask.add((e.stageId, ours(e.taskInfo.accumulables).size, counts))
           ours(e.taskInfo.accumulables).foreach(a => taskTotals.add(a.value))
           ours(e.taskInfo.accumulables).foreach(a => taskInternal.add(a.internal))

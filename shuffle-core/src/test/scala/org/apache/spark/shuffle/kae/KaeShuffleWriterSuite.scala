@@ -23,6 +23,8 @@ import org.scalatest.funsuite.AnyFunSuite
 import org.apache.spark.{HashPartitioner, SparkConf}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
+import org.apache.spark.shuffle.kae.writer.WriterMemory
 
 /** Both map-side writers: the block writer (Kryo, no combine) and the sort writer (the rest). */
 class KaeShuffleWriterSuite extends AnyFunSuite {

@@ -20,6 +20,8 @@ import scala.jdk.CollectionConverters._
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
+import org.apache.spark.shuffle.kae.metrics.ShuffleCounts
 
 /**
  * Segments on this host are taken from the file the fetcher opened: one of up to
@@ -39,7 +41,7 @@ class LocalSegmentsSuite extends AnyFunSuite {
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
           if (e.stageId == 0) written.addAndGet(e.taskMetrics.shuffleWriteMetrics.bytesWritten)
-          else reads.add(KaeStageSummaryListener.kaeValues(e.taskInfo.accumulables, _.update))
+          else reads.add(ShuffleCounts.fromAccumulables(e.taskInfo.accumulables, _.update).counts)
       })
       // 4 map tasks x 8 partitions: segments of a few KB.
       val sums = sc.parallelize(1 to 200000, 4).map(i => (i % 500, 1L))

@@ -18,6 +18,8 @@ import java.nio.file.{Files, Paths}
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
+
 /** docs/metrics.md and its Grafana dashboard name exactly the counters the sources publish. */
 class MetricsDocsSuite extends AnyFunSuite {
   private val docs = Paths.get(sys.props.getOrElse("kae.docs.dir", "../docs"))

@@ -15,6 +15,9 @@ package org.apache.spark.shuffle.kae
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import org.apache.spark.shuffle.kae.doctor.{EngineModel, ShuffleDoctor}
+import org.apache.spark.shuffle.kae.metrics.{KaeShuffleMetrics, StageTotals}
+
 /** The doctor's arithmetic on given totals; real stages are in integration-tests. */
 class ShuffleDoctorSuite extends AnyFunSuite {
   import KaeShuffleMetrics._

@@ -15,6 +15,8 @@ package org.apache.spark.shuffle.kae
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import org.apache.spark.shuffle.kae.ui.StageLink
+
 /** The link KaeStageLinkFilter adds to Spark's stage page. */
 class StageLinkSuite extends AnyFunSuite {
   private val page =

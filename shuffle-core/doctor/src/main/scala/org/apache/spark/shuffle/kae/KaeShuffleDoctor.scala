@@ -33,6 +33,13 @@ import org.apache.spark.scheduler.{
   SparkListenerApplicationStart,
   SparkListenerEnvironmentUpdate
 }
+import org.apache.spark.shuffle.kae.doctor.{
+  CodecRates,
+  Diagnosis,
+  DoctorChart,
+  KaeStageSummaryListener,
+  ReferenceRates
+}
 import org.apache.spark.util.Utils
 
 /**

@@ -18,6 +18,8 @@ import java.io.{CharArrayWriter, PrintWriter}
 import jakarta.servlet.{Filter, FilterChain, FilterConfig, ServletRequest, ServletResponse}
 import jakarta.servlet.http.{HttpServletRequest, HttpServletResponse, HttpServletResponseWrapper}
 
+import org.apache.spark.shuffle.kae.ui.StageLink
+
 /**
  * Adds a link to the KAE Shuffle tab on Spark's stage page ([[StageLink]]), for Spark 4.0 and later (Jakarta servlets).
  * Opt-in, as every UI filter: `spark.ui.filters=org.apache.spark.shuffle.kae.KaeStageLinkFilter`
