@@ -429,7 +429,7 @@ object Harness {
     sb.toString
   }
 
-  /** The targets of issue 9, with what this run measured; reported, never asserted. */
+  /** The benchmark's targets, with what this run measured; reported, never asserted. */
   private def targets(runs: Seq[Run], size: String): String = {
     def ratio(w: String, c: String, base: String): Double =
       medianWall(runs, w, c) / medianWall(runs, w, base)

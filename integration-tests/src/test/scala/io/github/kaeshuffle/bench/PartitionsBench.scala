@@ -25,7 +25,7 @@ import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
 /**
- * The harness's partition-count dimension (issue 22): [[PartitionsJob]] at each partition count
+ * The harness's partition-count dimension: [[PartitionsJob]] at each partition count
  * under each configuration, every run a JVM of its own with a 1 GiB heap (as `spark-submit
  * --driver-memory 1g`), the configurations alternating within each repetition. Reports time,
  * peak RSS, heap after GC, direct memory and GC time, as medians and as paired ratios to Spark's

@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * library and unmapped when freed, so the process's resident memory falls when a task is done with
  * them. The JVM's own direct buffers come from malloc, and glibc, once the first large block is
  * freed, raises its mmap threshold and keeps every later one in its arenas: two task threads
- * freeing their buffers one after another then hold on to them (issue 22's job at 200 partitions:
- * peak RSS from 672 to 823 MiB between identical runs; docs/benchmarks/Partitions-notes.md).
+ * freeing their buffers one after another then hold on to them, and peak memory varies widely
+ * between identical runs (measured in docs/benchmarks/Partitions-notes.md).
  * Smaller buffers, and all of them when the native library is not loaded or the kernel refuses a
  * mapping, are the JVM's ({@code ByteBuffer.allocateDirect}). A mapped buffer that is never freed
  * is unmapped once the garbage collector finds it unreachable ({@link NativeCleaner}).
