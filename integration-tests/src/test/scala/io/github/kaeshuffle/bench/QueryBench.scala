@@ -194,23 +194,28 @@ object QueryBench {
   private def notes(dir: Path, prefix: String): Option[String] =
     Some(dir.resolve(s"$prefix-notes.md")).filter(Files.exists(_)).map(Files.readString)
 
+  /** The chart of each configuration's ratio to Spark's lz4; None without both to compare. */
   private def drawChart(
       set: QuerySet,
       dir: Path,
       prefix: String,
       page: QueryBenchPage,
-      configs: Seq[Config]): String = {
-    // TPC-DS's 103 queries need the width to keep their names readable.
-    val width = math.max(1100, 28 * page.queries.size)
-    val chart = new CategoryChartBuilder().width(width).height(480)
-      .title(s"${set.title} query time, KAE / Spark's lz4 shuffle (median)")
-      .xAxisTitle("query").yAxisTitle("ratio (lower is better)").build()
-    for (c <- configs if c.name != Baseline) {
-      val ys = page.queries.map(q => page.wall(c.name, q) / page.wall(Baseline, q))
-      chart.addSeries(c.name, page.queries.asJava, ys.map(Double.box).asJava)
+      configs: Seq[Config]): Option[String] = {
+    val compared = configs.filter(_.name != Baseline)
+    if (compared.isEmpty || !configs.exists(_.name == Baseline)) None
+    else {
+      // TPC-DS's 103 queries need the width to keep their names readable.
+      val width = math.max(1100, 28 * page.queries.size)
+      val chart = new CategoryChartBuilder().width(width).height(480)
+        .title(s"${set.title} query time, KAE / Spark's lz4 shuffle (median)")
+        .xAxisTitle("query").yAxisTitle("ratio (lower is better)").build()
+      for (c <- compared) {
+        val ys = page.queries.map(q => page.wall(c.name, q) / page.wall(Baseline, q))
+        chart.addSeries(c.name, page.queries.asJava, ys.map(Double.box).asJava)
+      }
+      val file = s"$prefix-time-ratio.png"
+      BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString, BitmapFormat.PNG)
+      Some(file)
     }
-    val file = s"$prefix-time-ratio.png"
-    BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString, BitmapFormat.PNG)
-    file
   }
 }

@@ -41,7 +41,7 @@ class QueryBenchPage(
       sf: Double,
       reps: Int,
       partitions: Int,
-      chart: String,
+      chart: Option[String],
       prefix: String,
       notes: Option[String]): String = {
     val sb = new StringBuilder
@@ -62,7 +62,7 @@ class QueryBenchPage(
       s"${scala.util.Properties.versionNumberString}\n\n"
     totalsTable(sb)
     notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
-    sb ++= s"![$chart]($chart)\n\n"
+    chart.foreach(c => sb ++= s"![$c]($c)\n\n")
     doctor(sb)
     perQuery(sb)
     sb.toString
