@@ -43,8 +43,8 @@ final class KaeCountTotals(spark: SparkSession) {
   /** Each count's total over the stages completed so far (0 for a count never seen). */
   def totals(): Map[String, Long] = {
     KaeSparkAccess.drainListeners(spark.sparkContext)
-    accumulators.values.asScala.foldLeft(Map.empty[String, Long]) { (a, b) =>
-      (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
-    }.withDefaultValue(0L)
+    accumulators.values.asScala
+      .foldLeft(Map.empty[String, Long])(KaeSparkAccess.sumCounts)
+      .withDefaultValue(0L)
   }
 }

@@ -53,7 +53,10 @@ class UiTabSuite extends AnyFunSuite {
       val sc = spark.sparkContext
       sc.addSparkListener(new SparkListener {
         override def onTaskEnd(e: SparkListenerTaskEnd): Unit = if (e.reason == Success) {
-          perStage.merge((e.stageId, e.stageAttemptId), KaeSparkAccess.kaeCounts(e.taskInfo), sum)
+          perStage.merge(
+            (e.stageId, e.stageAttemptId),
+            KaeSparkAccess.kaeCounts(e.taskInfo),
+            KaeSparkAccess.sumCounts)
         }
         override def onStageCompleted(e: SparkListenerStageCompleted): Unit =
           accumulators.putAll(KaeSparkAccess.kaeAccumulators(e.stageInfo).asJava)
@@ -154,9 +157,6 @@ class UiTabSuite extends AnyFunSuite {
       ("""data-name="""" + java.util.regex.Pattern.quote(name) + """"[^>]*>\s*([^<]*?)\s*<""").r
     r.findFirstMatchIn(row).map(_.group(1)).getOrElse(fail(s"no cell $name in $row"))
   }
-
-  private def sum(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
-    (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
 
   private def screenshots: Path =
     if (sys.props.get("kae.docs.write").contains("true")) {

@@ -16,8 +16,7 @@ package org.apache.spark.shuffle.kae
 import org.apache.spark.{MapOutputTrackerMaster, ShuffleDependency, SparkContext}
 import org.apache.spark.scheduler.{StageInfo, TaskInfo}
 import org.apache.spark.shuffle.kae.doctor.KaeStageSummaryListener
-import org.apache.spark.shuffle.kae.metrics.KaeShuffleMetrics
-import org.apache.spark.shuffle.kae.metrics.ShuffleCounts
+import org.apache.spark.shuffle.kae.metrics.{KaeShuffleMetrics, ShuffleCounts, StageTotals}
 
 /** Lets the tests and benchmarks, outside Spark's packages, use what Spark keeps private. */
 object KaeSparkAccess {
@@ -66,6 +65,10 @@ object KaeSparkAccess {
   def kaeAccumulators(stage: StageInfo): Map[Long, Map[String, Long]] =
     stage.accumulables.values.filter(_.name.contains(KaeShuffleMetrics.AccumulatorName))
       .map(a => a.id -> ShuffleCounts.fromAccumulables(Seq(a), _.value).counts).toMap
+
+  /** Counts by name added up, as a stage's totals add its tasks'. */
+  def sumCounts(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
+    StageTotals.sum(a, b)
 
   /** The names of KAE Shuffle's counts, as the accumulator and the metrics sources have them. */
   def countNames: Seq[String] = KaeShuffleMetrics.Names

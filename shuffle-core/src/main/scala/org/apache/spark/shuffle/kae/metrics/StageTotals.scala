@@ -37,11 +37,13 @@ private[spark] case class StageTotals(
     runNanos = runNanos + o.runNanos,
     readBytes = readBytes + o.readBytes,
     writeBytes = writeBytes + o.writeBytes,
-    kae = StageTotals.add(kae, o.kae)
+    kae = StageTotals.sum(kae, o.kae)
   )
 }
 
 private[spark] object StageTotals {
-  private def add(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
+
+  /** Counts by name added up; a name absent on one side counts 0 there. */
+  def sum(a: Map[String, Long], b: Map[String, Long]): Map[String, Long] =
     (a.keySet ++ b.keySet).map(k => k -> (a.getOrElse(k, 0L) + b.getOrElse(k, 0L))).toMap
 }
