@@ -181,52 +181,79 @@ static void zb_decomp_free(void *ctx) {
   free(c);
 }
 
+/* The zlib this library was linked with: no handle, the symbols are the linker's. */
+static void zb_bind_linked(zlib_backend *zb) {
+  zb->zlibVersion = zlibVersion;
+  zb->deflateInit2_ = deflateInit2_;
+  zb->deflate = deflate;
+  zb->deflateReset = deflateReset;
+  zb->deflateEnd = deflateEnd;
+  zb->inflateInit2_ = inflateInit2_;
+  zb->inflate = inflate;
+  zb->inflateReset = inflateReset;
+  zb->inflateEnd = inflateEnd;
+  zb->compressBound = compressBound;
+}
+
+/* A zlib-compatible library at `path` (KAEzip's, or another build): every stream call must
+ * resolve; compressBound is optional (zb_bound falls back to zlib's formula). */
+static int zb_bind_library(zlib_backend *zb, const char *path) {
+  int err = KAE_OK;
+  zb->handle = kae_library_open(path, &err);
+  if (zb->handle == NULL) return err;
+  const kae_symbol required[] = {
+      {"zlibVersion", (void **)&zb->zlibVersion},
+      {"deflateInit2_", (void **)&zb->deflateInit2_},
+      {"deflate", (void **)&zb->deflate},
+      {"deflateReset", (void **)&zb->deflateReset},
+      {"deflateEnd", (void **)&zb->deflateEnd},
+      {"inflateInit2_", (void **)&zb->inflateInit2_},
+      {"inflate", (void **)&zb->inflate},
+      {"inflateReset", (void **)&zb->inflateReset},
+      {"inflateEnd", (void **)&zb->inflateEnd},
+  };
+  int bound = kae_library_bind(zb->handle, path, required, sizeof(required) / sizeof(*required));
+  if (bound != KAE_OK) return bound;
+  *(void **)(&zb->compressBound) = dlsym(zb->handle, "compressBound");
+  return KAE_OK;
+}
+
+/* Rejects a library of another zlib major version: its z_stream layout may differ. */
+static int zb_check_version(zlib_backend *zb, const char *name, const char **version) {
+  *version = zb->zlibVersion();
+  if (*version != NULL && (*version)[0] == ZLIB_VERSION[0]) return KAE_OK;
+  kae_set_last_error("%s reports zlib version %s, expected %c.x", name,
+                     *version != NULL ? *version : "(null)", ZLIB_VERSION[0]);
+  return KAE_E_LIB_INIT;
+}
+
+/* One trial init: a library that cannot set up a stream is rejected here, at open time,
+ * so the caller falls back at once instead of failing in the middle of a task. */
+static int zb_trial_stream(zlib_backend *zb, const char *name) {
+  int trial_err = KAE_OK; /* the detail text says why; the code is always LIB_INIT here */
+  void *trial = zb_comp_new(&zb->base, 1, &trial_err);
+  if (trial != NULL) {
+    zb_comp_free(trial);
+    return KAE_OK;
+  }
+  char detail[256];
+  snprintf(detail, sizeof(detail), "%s", kae_last_error());
+  kae_set_last_error("%s: %s, the library cannot set up a stream", name, detail);
+  return KAE_E_LIB_INIT;
+}
+
 kae_backend *kae_zlib_open(const char *path, int *err) {
   zlib_backend *zb = calloc(1, sizeof(zlib_backend));
   if (zb == NULL) { *err = KAE_E_NOMEM; return NULL; }
+  const char *name = path != NULL ? path : "zlib";
+  const char *version = NULL;
+  int rc = KAE_OK;
   if (path == NULL) {
-    zb->zlibVersion = zlibVersion;
-    zb->deflateInit2_ = deflateInit2_;
-    zb->deflate = deflate;
-    zb->deflateReset = deflateReset;
-    zb->deflateEnd = deflateEnd;
-    zb->inflateInit2_ = inflateInit2_;
-    zb->inflate = inflate;
-    zb->inflateReset = inflateReset;
-    zb->inflateEnd = inflateEnd;
-    zb->compressBound = compressBound;
+    zb_bind_linked(zb);
   } else {
-    zb->handle = kae_library_open(path, err);
-    if (zb->handle == NULL) {
-      free(zb);
-      return NULL;
-    }
-    const kae_symbol required[] = {
-        {"zlibVersion", (void **)&zb->zlibVersion},
-        {"deflateInit2_", (void **)&zb->deflateInit2_},
-        {"deflate", (void **)&zb->deflate},
-        {"deflateReset", (void **)&zb->deflateReset},
-        {"deflateEnd", (void **)&zb->deflateEnd},
-        {"inflateInit2_", (void **)&zb->inflateInit2_},
-        {"inflate", (void **)&zb->inflate},
-        {"inflateReset", (void **)&zb->inflateReset},
-        {"inflateEnd", (void **)&zb->inflateEnd},
-    };
-    int bound = kae_library_bind(zb->handle, path, required, sizeof(required) / sizeof(*required));
-    if (bound != KAE_OK) {
-      *err = bound;
-      goto fail;
-    }
-    *(void **)(&zb->compressBound) = dlsym(zb->handle, "compressBound");
+    rc = zb_bind_library(zb, path);
   }
-  const char *version = zb->zlibVersion();
-  if (version == NULL || version[0] != ZLIB_VERSION[0]) {
-    kae_set_last_error("%s reports zlib version %s, expected %c.x",
-                       path != NULL ? path : "zlib", version != NULL ? version : "(null)",
-                       ZLIB_VERSION[0]);
-    *err = KAE_E_LIB_INIT;
-    goto fail;
-  }
+  if (rc == KAE_OK) rc = zb_check_version(zb, name, &version);
   zb->base.bound = zb_bound;
   zb->base.comp_new = zb_comp_new;
   zb->base.compress = zb_compress;
@@ -234,24 +261,14 @@ kae_backend *kae_zlib_open(const char *path, int *err) {
   zb->base.decomp_new = zb_decomp_new;
   zb->base.decompress = zb_decompress;
   zb->base.decomp_free = zb_decomp_free;
-  /* One trial init: a library that cannot set up a stream is rejected here, at open time,
-   * so the caller falls back at once instead of failing in the middle of a task. */
-  int trial_err = KAE_OK; /* the detail text says why; the code is always LIB_INIT here */
-  void *trial = zb_comp_new(&zb->base, 1, &trial_err);
-  if (trial == NULL) {
-    char detail[256];
-    snprintf(detail, sizeof(detail), "%s", kae_last_error());
-    kae_set_last_error("%s: %s, the library cannot set up a stream", path != NULL ? path : "zlib",
-                       detail);
-    *err = KAE_E_LIB_INIT;
-    goto fail;
+  if (rc == KAE_OK) rc = zb_trial_stream(zb, name);
+  if (rc != KAE_OK) {
+    if (zb->handle != NULL) dlclose(zb->handle);
+    free(zb);
+    *err = rc;
+    return NULL;
   }
-  zb_comp_free(trial);
   snprintf(zb->base.description, sizeof(zb->base.description), "zlib %s (%s)", version,
            path != NULL ? path : "linked");
   return &zb->base;
-fail:
-  if (zb->handle != NULL) dlclose(zb->handle);
-  free(zb);
-  return NULL;
 }

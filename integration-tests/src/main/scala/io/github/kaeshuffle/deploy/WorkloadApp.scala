@@ -58,6 +58,29 @@ object WorkloadApp {
     (System.getProperty(key) +: executors).distinct.sorted
   }
 
+  /** KAE Shuffle's accumulators the report carries, by name. */
+  private val KaeCounts = Seq(
+    "write.rawBytes",
+    "write.storedBytes",
+    "write.codecCalls",
+    "write.softwareBlocks",
+    "read.rawBytes",
+    "read.codecCalls",
+    "read.mappedBytes",
+    "read.fileReadBytes",
+    "read.inPlaceBytes",
+    "read.copiedBytes"
+  )
+
+  /** Executors added and removed while the application runs. */
+  private final class ExecutorCounts extends SparkListener {
+    val added = new AtomicInteger
+    val removed = new AtomicInteger
+    override def onExecutorAdded(e: SparkListenerExecutorAdded): Unit = added.incrementAndGet()
+    override def onExecutorRemoved(e: SparkListenerExecutorRemoved): Unit =
+      removed.incrementAndGet()
+  }
+
   def main(args: Array[String]): Unit = {
     require(args.length >= 3, "usage: WorkloadApp <report file> <size> <workloads> [pause]")
     val report = Paths.get(args(0))
@@ -68,56 +91,51 @@ object WorkloadApp {
     val spark = SparkSession.builder().getOrCreate()
     val sc = spark.sparkContext
     val totals = new ShuffleTotals
-    val added = new AtomicInteger
-    val removed = new AtomicInteger
+    val executors = new ExecutorCounts
     sc.addSparkListener(totals)
-    sc.addSparkListener(new SparkListener {
-      override def onExecutorAdded(e: SparkListenerExecutorAdded): Unit = added.incrementAndGet()
-      override def onExecutorRemoved(e: SparkListenerExecutorRemoved): Unit =
-        removed.incrementAndGet()
-    })
+    sc.addSparkListener(executors)
     val lines = Seq.newBuilder[String]
     try {
       for ((w, i) <- workloads.zipWithIndex) {
-        if (pause && i > 0) {
-          val seen = removed.get
-          val deadline = System.nanoTime() + 60L * 1000 * 1000 * 1000
-          while (removed.get == seen && System.nanoTime() < deadline) Thread.sleep(200)
-        }
+        if (pause && i > 0) awaitExecutorRemoved(executors)
         val t0 = System.nanoTime()
         val d = WorkloadJobs.run(w, spark, size, 4)
         lines += s"workload $w ${d.records} ${d.hash}"
         lines += s"seconds $w ${(System.nanoTime() - t0) / 1e9}"
       }
       KaeSparkAccess.drainListeners(sc)
-      lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
-      for (name <- Seq(
-          "write.rawBytes",
-          "write.storedBytes",
-          "write.codecCalls",
-          "write.softwareBlocks",
-          "read.rawBytes",
-          "read.codecCalls",
-          "read.mappedBytes",
-          "read.fileReadBytes",
-          "read.inPlaceBytes",
-          "read.copiedBytes"
-        )) {
-        lines += s"kae.$name ${totals.kaeTotal(name)}"
-      }
-      lines += s"executorsAdded ${added.get}"
-      lines += s"mergedBytesRead ${totals.mergedBytesRead.get}"
-      lines += s"mergedFetchFallbacks ${totals.mergedFetchFallbacks.get}"
-      lines += s"executorsRemoved ${removed.get}"
-      val byHost = totals.remoteBytesReadByHost
-      for (host <- byHost.keySet.toArray(new Array[String](0)).sorted) {
-        lines += s"remoteBytesRead $host ${byHost.get(host).get}"
-      }
-      lines += s"java ${distinctProperty(sc, "java.version").mkString(" ")}"
-      lines += s"arch ${distinctProperty(sc, "os.arch").mkString(" ")}"
+      lines ++= summary(sc, totals, executors)
     } finally {
       spark.stop()
     }
     ReportFile.write(report, lines.result())
+  }
+
+  /** Waits until an executor has been removed (dynamic allocation), at most 60 s. */
+  private def awaitExecutorRemoved(executors: ExecutorCounts): Unit = {
+    val seen = executors.removed.get
+    val deadline = System.nanoTime() + 60L * 1000 * 1000 * 1000
+    while (executors.removed.get == seen && System.nanoTime() < deadline) Thread.sleep(200)
+  }
+
+  /** The report's lines after the workloads': the manager, totals, executors, hosts, JVMs. */
+  private def summary(
+      sc: org.apache.spark.SparkContext,
+      totals: ShuffleTotals,
+      executors: ExecutorCounts): Seq[String] = {
+    val lines = Seq.newBuilder[String]
+    lines += s"manager ${KaeSparkAccess.shuffleManagerClass(sc)}"
+    for (name <- KaeCounts) lines += s"kae.$name ${totals.kaeTotal(name)}"
+    lines += s"executorsAdded ${executors.added.get}"
+    lines += s"mergedBytesRead ${totals.mergedBytesRead.get}"
+    lines += s"mergedFetchFallbacks ${totals.mergedFetchFallbacks.get}"
+    lines += s"executorsRemoved ${executors.removed.get}"
+    val byHost = totals.remoteBytesReadByHost
+    for (host <- byHost.keySet.toArray(new Array[String](0)).sorted) {
+      lines += s"remoteBytesRead $host ${byHost.get(host).get}"
+    }
+    lines += s"java ${distinctProperty(sc, "java.version").mkString(" ")}"
+    lines += s"arch ${distinctProperty(sc, "os.arch").mkString(" ")}"
+    lines.result()
   }
 }

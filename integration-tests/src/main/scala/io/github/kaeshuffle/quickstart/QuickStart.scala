@@ -44,49 +44,53 @@ object QuickStart {
     val size = Workloads.Size.of(args.headOption.getOrElse("small"))
     val workloads = args.lift(1).getOrElse("lda-edges,sort").split(',').toSeq
     val master = args.lift(2).getOrElse("local[2]")
-    val slices = 4
     println(s"KAE Shuffle quick start: workloads ${workloads.mkString(", ")} at size " +
       s"${size.name.toLowerCase(Locale.ROOT)}, $master, Spark ${org.apache.spark.SPARK_VERSION} " +
       s"(Scala ${scala.util.Properties.versionNumberString})")
-    var allEqual = true
-    for (w <- workloads) {
-      val runs = Seq(
-        run(
-          w,
-          size,
-          slices,
-          master,
-          "Spark shuffle, zlib stream codec",
-          base(master)
-            .set("spark.io.compression.codec", classOf[CountingDeflateCodec].getName)),
-        run(w, size, slices, master, "Spark shuffle, lz4 (Spark's default)", base(master)),
-        run(
-          w,
-          size,
-          slices,
-          master,
-          "KAE Shuffle, codec auto",
-          base(master)
-            .set("spark.shuffle.manager", "org.apache.spark.shuffle.kae.KaeShuffleManager"))
-      )
-      println()
-      println(s"== $w ==")
-      println(f"${"shuffle"}%-38s ${"time s"}%8s ${"written MiB"}%12s ${"raw MiB"}%9s " +
-        f"${"codec calls"}%12s ${"bytes/call"}%11s ${"calls/MiB"}%10s")
-      for (r <- runs) {
-        def opt(v: Long, f: Long => String) = if (v > 0) f(v) else "-"
-        println(f"${r.config}%-38s ${r.seconds}%8.2f ${mib(r.written)}%12s " +
-          f"${opt(r.raw, mib)}%9s ${opt(r.calls, _.toString)}%12s " +
-          f"${opt(r.calls, c => f"${r.raw.toDouble / c}%.0f")}%11s " +
-          f"${opt(r.calls, c => f"${c / (r.raw / 1048576.0)}%.1f")}%10s")
-      }
-      val same = runs.forall(_.digest.sameAs(runs.head.digest))
-      allEqual &&= same
-      println(s"results: ${if (same) "identical" else "DIFFERENT"} (${runs.head.digest})")
-    }
+    val allEqual = workloads.map(w => compare(w, size, master)).forall(identity)
     if (!allEqual) {
       System.err.println("KAE Shuffle gave a different result than Spark's shuffle.")
       sys.exit(1)
+    }
+  }
+
+  /** One workload under Spark's zlib stream, Spark's lz4 and ours; true if results are equal. */
+  private def compare(w: String, size: Workloads.Size, master: String): Boolean = {
+    val slices = 4
+    val runs = Seq(
+      run(
+        w,
+        size,
+        slices,
+        master,
+        "Spark shuffle, zlib stream codec",
+        base(master).set("spark.io.compression.codec", classOf[CountingDeflateCodec].getName)),
+      run(w, size, slices, master, "Spark shuffle, lz4 (Spark's default)", base(master)),
+      run(
+        w,
+        size,
+        slices,
+        master,
+        "KAE Shuffle, codec auto",
+        base(master).set("spark.shuffle.manager", "org.apache.spark.shuffle.kae.KaeShuffleManager"))
+    )
+    println()
+    println(s"== $w ==")
+    printTable(runs)
+    val same = runs.forall(_.digest.sameAs(runs.head.digest))
+    println(s"results: ${if (same) "identical" else "DIFFERENT"} (${runs.head.digest})")
+    same
+  }
+
+  private def printTable(runs: Seq[Run]): Unit = {
+    println(f"${"shuffle"}%-38s ${"time s"}%8s ${"written MiB"}%12s ${"raw MiB"}%9s " +
+      f"${"codec calls"}%12s ${"bytes/call"}%11s ${"calls/MiB"}%10s")
+    for (r <- runs) {
+      def opt(v: Long, f: Long => String) = if (v > 0) f(v) else "-"
+      println(f"${r.config}%-38s ${r.seconds}%8.2f ${mib(r.written)}%12s " +
+        f"${opt(r.raw, mib)}%9s ${opt(r.calls, _.toString)}%12s " +
+        f"${opt(r.calls, c => f"${r.raw.toDouble / c}%.0f")}%11s " +
+        f"${opt(r.calls, c => f"${c / (r.raw / 1048576.0)}%.1f")}%10s")
     }
   }
 

@@ -64,98 +64,115 @@ final class JavaDeflateCodec implements BlockCodec {
 
   @Override
   public BlockCompressor newCompressor() {
-    return new AbstractBlockCompressor(this) {
-      private final Deflater deflater = new Deflater(level, false);
-
-      @Override
-      protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
-          throws CodecException {
-        deflater.reset();
-        // Arrays, not buffers: Deflater takes ByteBuffers only from Java 11, and the Spark 3.5
-        // jars run on Java 8. A direct buffer goes through a copy (this is the fallback codec).
-        byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
-        deflater.setInput(in, in == src ? srcOff : 0, srcLen);
-        deflater.finish();
-        byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[room];
-        int at = out == dst ? dstOff : 0;
-        int n = 0;
-        while (!deflater.finished() && n < room) {
-          n += deflater.deflate(out, at + n, room - n);
-        }
-        if (!deflater.finished()) {
-          throw CodecException.ofNative(name(), "compress", NativeError.DST_TOO_SMALL.code());
-        }
-        if (out != dst) {
-          Buffers.view(dst, dstOff, n).put(out, 0, n);
-        }
-        return n;
-      }
-
-      @Override
-      protected void release() {
-        deflater.end();
-      }
-    };
+    return new JavaCompressor();
   }
 
   @Override
   public BlockDecompressor newDecompressor() {
-    return new AbstractBlockDecompressor(this) {
-      private final Inflater inflater = new Inflater(false);
-      private final byte[] probe = new byte[1];
+    return new JavaDecompressor();
+  }
 
-      @Override
-      protected int doDecompress(
-          Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
-          throws CodecException {
-        inflater.reset();
-        byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
-        inflater.setInput(in, in == src ? srcOff : 0, srcLen);
-        byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[rawLength];
-        int at = out == dst ? dstOff : 0;
-        int produced = 0;
-        try {
-          while (!inflater.finished() && produced < rawLength) {
-            int n = inflater.inflate(out, at + produced, rawLength - produced);
-            produced += n;
-            if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-              break;
-            }
+  private final class JavaCompressor extends AbstractBlockCompressor {
+    private final Deflater deflater = new Deflater(level, false);
+
+    JavaCompressor() {
+      super(JavaDeflateCodec.this);
+    }
+
+    @Override
+    protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
+        throws CodecException {
+      deflater.reset();
+      // Arrays, not buffers: Deflater takes ByteBuffers only from Java 11, and the Spark 3.5
+      // jars run on Java 8. A direct buffer goes through a copy (this is the fallback codec).
+      byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
+      deflater.setInput(in, in == src ? srcOff : 0, srcLen);
+      deflater.finish();
+      byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[room];
+      int at = out == dst ? dstOff : 0;
+      int n = 0;
+      while (!deflater.finished() && n < room) {
+        n += deflater.deflate(out, at + n, room - n);
+      }
+      if (!deflater.finished()) {
+        throw CodecException.ofNative(name(), "compress", NativeError.DST_TOO_SMALL.code());
+      }
+      if (out != dst) {
+        Buffers.view(dst, dstOff, n).put(out, 0, n);
+      }
+      return n;
+    }
+
+    @Override
+    protected void release() {
+      deflater.end();
+    }
+  }
+
+  private final class JavaDecompressor extends AbstractBlockDecompressor {
+    private final Inflater inflater = new Inflater(false);
+    private final byte[] probe = new byte[1];
+
+    JavaDecompressor() {
+      super(JavaDeflateCodec.this);
+    }
+
+    @Override
+    protected int doDecompress(
+        Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
+        throws CodecException {
+      inflater.reset();
+      byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
+      inflater.setInput(in, in == src ? srcOff : 0, srcLen);
+      byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[rawLength];
+      int at = out == dst ? dstOff : 0;
+      int produced = inflate(out, at, rawLength);
+      if (!inflater.finished()) {
+        throw corrupt(NativeError.CORRUPT, "ends before its deflate stream does");
+      }
+      if (inflater.getRemaining() != 0) {
+        throw corrupt(
+            NativeError.TRAILING, "has " + inflater.getRemaining() + " bytes after its end");
+      }
+      if (out != dst) {
+        Buffers.view(dst, dstOff, rawLength).put(out, 0, produced);
+      }
+      return produced;
+    }
+
+    /** Inflates into at most `rawLength` bytes of `out` from `at`; returns how many. */
+    private int inflate(byte[] out, int at, int rawLength) throws CorruptBlockException {
+      int produced = 0;
+      try {
+        while (!inflater.finished() && produced < rawLength) {
+          int n = inflater.inflate(out, at + produced, rawLength - produced);
+          produced += n;
+          if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+            break;
           }
-          if (!inflater.finished() && produced == rawLength && !inflater.needsInput()) {
-            // The output room is exactly rawLength: one probe byte tells a longer block from one
-            // whose end (the adler32 trailer) is still to be read.
-            if (inflater.inflate(probe) > 0) {
-              throw corrupt(
-                  NativeError.LENGTH, "decompresses to more than " + rawLength + " bytes");
-            }
+        }
+        if (!inflater.finished() && produced == rawLength && !inflater.needsInput()) {
+          // The output room is exactly rawLength: one probe byte tells a longer block from one
+          // whose end (the adler32 trailer) is still to be read.
+          if (inflater.inflate(probe) > 0) {
+            throw corrupt(NativeError.LENGTH, "decompresses to more than " + rawLength + " bytes");
           }
-        } catch (DataFormatException e) {
-          throw new CorruptBlockException(name() + " decompress failed: " + e.getMessage(), e);
         }
-        if (!inflater.finished()) {
-          throw corrupt(NativeError.CORRUPT, "ends before its deflate stream does");
-        }
-        if (inflater.getRemaining() != 0) {
-          throw corrupt(
-              NativeError.TRAILING, "has " + inflater.getRemaining() + " bytes after its end");
-        }
-        if (out != dst) {
-          Buffers.view(dst, dstOff, rawLength).put(out, 0, produced);
-        }
-        return produced;
+      } catch (DataFormatException e) {
+        throw new CorruptBlockException(name() + " decompress failed: " + e.getMessage(), e);
       }
+      return produced;
+    }
 
-      private CorruptBlockException corrupt(NativeError error, String what) {
-        return new CorruptBlockException(
-            name() + " decompress failed: " + error + ": the block " + what + ".");
-      }
+    private CorruptBlockException corrupt(NativeError error, String what) {
+      return new CorruptBlockException(
+          name() + " decompress failed: " + error + ": the block " + what + ".");
+    }
 
-      @Override
-      protected void release() {
-        inflater.end();
-      }
-    };
+    @Override
+    protected void release() {
+      inflater.end();
+    }
   }
 
   @Override

@@ -135,38 +135,13 @@ public final class BlockEncoder implements AutoCloseable {
 
   private int encodeBlock(ByteBuffer raw, ByteBuffer out) throws CodecException {
     int rawLength = raw.remaining();
-    if (rawLength < 1 || rawLength > MAX_BLOCK_SIZE) {
-      throw new IllegalArgumentException(
-          "A block must hold 1 to " + MAX_BLOCK_SIZE + " bytes, not " + rawLength + ".");
-    }
-    if (out.remaining() < maxFrameLength(rawLength)) {
-      throw new IllegalArgumentException(
-          "The output has "
-              + out.remaining()
-              + " bytes left; a "
-              + rawLength
-              + "-byte block may need "
-              + maxFrameLength(rawLength)
-              + ".");
-    }
+    checkRoom(rawLength, out);
     int start = out.position();
     // The stored bytes; an encrypted frame's IV goes in front of them.
     int text = start + FRAME_HEADER_LENGTH + ivLength;
     ByteBuffer payload = out.duplicate();
     payload.position(text);
-    ByteBuffer rawView = raw.duplicate();
-    long t0 = System.nanoTime();
-    int stored;
-    if (probe != null && probe.looksIncompressible(raw)) {
-      stored = rawLength;
-      stats.probedRawBlocks++;
-    } else {
-      stored = compress(rawView, payload);
-      stats.codecCalls++;
-      stats.overflowBlocks += overflow ? 1 : 0;
-    }
-    // The probe's time counts as the codec's: it is the codec layer's work for this block.
-    stats.codecNanos += System.nanoTime() - t0;
+    int stored = compressOrSkip(raw, payload);
     int flags = cipher == null ? 0 : FLAG_ENCRYPTED;
     if (stored >= rawLength) {
       stored = rawLength;
@@ -188,6 +163,44 @@ public final class BlockEncoder implements AutoCloseable {
     stats.rawBytes += rawLength;
     stats.storedBytes += ivLength + stored;
     return FRAME_HEADER_LENGTH + ivLength + stored;
+  }
+
+  private void checkRoom(int rawLength, ByteBuffer out) {
+    if (rawLength < 1 || rawLength > MAX_BLOCK_SIZE) {
+      throw new IllegalArgumentException(
+          "A block must hold 1 to " + MAX_BLOCK_SIZE + " bytes, not " + rawLength + ".");
+    }
+    if (out.remaining() < maxFrameLength(rawLength)) {
+      throw new IllegalArgumentException(
+          "The output has "
+              + out.remaining()
+              + " bytes left; a "
+              + rawLength
+              + "-byte block may need "
+              + maxFrameLength(rawLength)
+              + ".");
+    }
+  }
+
+  /**
+   * Compresses the block into {@code payload} unless the probe finds it incompressible; returns the
+   * compressed length, or the raw length when the block is to be stored raw. {@code raw} is left
+   * where it was.
+   */
+  private int compressOrSkip(ByteBuffer raw, ByteBuffer payload) throws CodecException {
+    long t0 = System.nanoTime();
+    int stored;
+    if (probe != null && probe.looksIncompressible(raw)) {
+      stored = raw.remaining();
+      stats.probedRawBlocks++;
+    } else {
+      stored = compress(raw.duplicate(), payload);
+      stats.codecCalls++;
+      stats.overflowBlocks += overflow ? 1 : 0;
+    }
+    // The probe's time counts as the codec's: it is the codec layer's work for this block.
+    stats.codecNanos += System.nanoTime() - t0;
+    return stored;
   }
 
   /**

@@ -119,14 +119,7 @@ public final class SegmentIndex {
       throw new CorruptBlockException("Truncated segment index: " + end + " bytes.");
     }
     int footer = end - FOOTER_LENGTH;
-    int magic = b.getInt(footer + 28);
-    if (magic != FOOTER_MAGIC) {
-      throw new CorruptBlockException(
-          String.format(
-              "Bad segment footer magic 0x%08x (expected 0x%08x): the segment is truncated or"
-                  + " corrupt.",
-              magic, FOOTER_MAGIC));
-    }
+    checkMagic(b.getInt(footer + 28));
     long totalRaw = b.getLong(footer);
     long indexOffset = b.getLong(footer + 8);
     long count = b.getInt(footer + 16) & 0xffffffffL;
@@ -151,6 +144,25 @@ public final class SegmentIndex {
               + framesLength
               + " bytes.");
     }
+    checkChecksum(b, footer);
+    if (b.getInt(0) != INDEX_MAGIC || (b.getInt(4) & 0xffffffffL) != count) {
+      throw new CorruptBlockException("Segment index head is inconsistent with its footer.");
+    }
+    return new Footer(totalRaw, indexOffset, (int) count, end);
+  }
+
+  private static void checkMagic(int magic) throws CorruptBlockException {
+    if (magic != FOOTER_MAGIC) {
+      throw new CorruptBlockException(
+          String.format(
+              "Bad segment footer magic 0x%08x (expected 0x%08x): the segment is truncated or"
+                  + " corrupt.",
+              magic, FOOTER_MAGIC));
+    }
+  }
+
+  /** The footer's CRC32C covers the index and the footer up to the checksum itself. */
+  private static void checkChecksum(ByteBuffer b, int footer) throws CorruptBlockException {
     Crc32c crc = new Crc32c();
     crc.update(ByteBuffers.range(b, 0, footer + 24));
     int expected = b.getInt(footer + 24);
@@ -160,10 +172,6 @@ public final class SegmentIndex {
               "Segment index checksum mismatch: stored 0x%08x, computed 0x%08x.",
               expected, (int) crc.getValue()));
     }
-    if (b.getInt(0) != INDEX_MAGIC || (b.getInt(4) & 0xffffffffL) != count) {
-      throw new CorruptBlockException("Segment index head is inconsistent with its footer.");
-    }
-    return new Footer(totalRaw, indexOffset, (int) count, end);
   }
 
   /** Reads the entries; each must continue where the one before ends, as the footer says. */

@@ -73,16 +73,7 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
       frame.limit(FRAME_HEADER_LENGTH);
       int got = readUpTo(frame, 8);
       if (got == 0) {
-        if (seen.blockCount() > 0) {
-          throw new CorruptBlockException(
-              "Truncated segment: the stream ends after "
-                  + seen.blockCount()
-                  + " frames, before the segment's index.");
-        }
-        if (fetchedBlock && segments == 0) {
-          throw new CorruptBlockException(
-              "The block's stream ended before its first segment: its bytes are missing.");
-        }
+        checkCleanEnd();
         return false;
       }
       if (got < 8) {
@@ -97,17 +88,7 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
         throw new CorruptBlockException(
             String.format("Bad magic 0x%08x: neither a frame nor a segment index.", magic));
       }
-      readFully(frame, FRAME_HEADER_LENGTH);
-      int stored = frame.getInt(12);
-      if (stored < 1 || stored > MAX_BLOCK_SIZE + FrameCipher.IV_LENGTH) {
-        throw new CorruptBlockException("Frame declares stored length " + stored + ".");
-      }
-      if (frame.capacity() < FRAME_HEADER_LENGTH + stored) {
-        frame = copyGrown(frame, FRAME_HEADER_LENGTH + stored);
-      }
-      frame.limit(FRAME_HEADER_LENGTH + stored);
-      readFully(frame, FRAME_HEADER_LENGTH + stored);
-      FrameHeader h = FrameHeader.parse(frame, 0);
+      FrameHeader h = readFrame();
       if (block.capacity() < h.rawLength()) {
         block = ByteBuffer.allocate(Math.max(h.rawLength(), BlockFormat.DEFAULT_BLOCK_SIZE));
       }
@@ -117,6 +98,35 @@ public final class SegmentStreamDecoder extends BlockSourceInputStream {
       seen.add(h.rawLength(), h.storedLength());
       return true;
     }
+  }
+
+  /** The stream ended: right only after a whole segment, and a fetched block has at least one. */
+  private void checkCleanEnd() throws CorruptBlockException {
+    if (seen.blockCount() > 0) {
+      throw new CorruptBlockException(
+          "Truncated segment: the stream ends after "
+              + seen.blockCount()
+              + " frames, before the segment's index.");
+    }
+    if (fetchedBlock && segments == 0) {
+      throw new CorruptBlockException(
+          "The block's stream ended before its first segment: its bytes are missing.");
+    }
+  }
+
+  /** Reads the rest of a frame whose first 8 bytes are in {@code frame}; returns its header. */
+  private FrameHeader readFrame() throws IOException {
+    readFully(frame, FRAME_HEADER_LENGTH);
+    int stored = frame.getInt(12);
+    if (stored < 1 || stored > MAX_BLOCK_SIZE + FrameCipher.IV_LENGTH) {
+      throw new CorruptBlockException("Frame declares stored length " + stored + ".");
+    }
+    if (frame.capacity() < FRAME_HEADER_LENGTH + stored) {
+      frame = copyGrown(frame, FRAME_HEADER_LENGTH + stored);
+    }
+    frame.limit(FRAME_HEADER_LENGTH + stored);
+    readFully(frame, FRAME_HEADER_LENGTH + stored);
+    return FrameHeader.parse(frame, 0);
   }
 
   private void readIndex(long count) throws IOException {

@@ -123,20 +123,10 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   }
 
   private void start(Configuration conf) throws Exception {
-    int port = conf.getInt(PORT, DEFAULT_PORT);
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(PORT + "=" + port + ": must be 0-65535");
-    }
+    int port = port(conf);
+    checkDbBackend(conf);
     boolean authenticate = conf.getBoolean(AUTHENTICATE, false);
     boolean dbEnabled = conf.getBoolean(DB_ENABLED, true);
-    String backend = conf.get(DB_BACKEND, DBBackend.ROCKSDB.name()).trim().toUpperCase(Locale.ROOT);
-    if (!DBBackend.ROCKSDB.name().equals(backend)) {
-      throw new IllegalArgumentException(
-          DB_BACKEND
-              + "="
-              + conf.get(DB_BACKEND)
-              + ": this service keeps its state in ROCKSDB only");
-    }
     String[] localDirs = conf.getTrimmedStrings("yarn.nodemanager.local-dirs");
     boolean appScoped = conf.getBoolean(APP_SCOPED_DIRS, true);
 
@@ -171,6 +161,25 @@ public class KaeYarnShuffleService extends AuxiliaryService {
         Arrays.toString(localDirs),
         appScoped,
         merger == null ? "off" : "on");
+  }
+
+  private static int port(Configuration conf) {
+    int port = conf.getInt(PORT, DEFAULT_PORT);
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(PORT + "=" + port + ": must be 0-65535");
+    }
+    return port;
+  }
+
+  private static void checkDbBackend(Configuration conf) {
+    String backend = conf.get(DB_BACKEND, DBBackend.ROCKSDB.name()).trim().toUpperCase(Locale.ROOT);
+    if (!DBBackend.ROCKSDB.name().equals(backend)) {
+      throw new IllegalArgumentException(
+          DB_BACKEND
+              + "="
+              + conf.get(DB_BACKEND)
+              + ": this service keeps its state in ROCKSDB only");
+    }
   }
 
   /**

@@ -58,35 +58,15 @@ object KaeShuffleDoctor {
   /** One application's diagnoses. */
   private[spark] case class Report(app: String, lines: Seq[String], diagnoses: Seq[Diagnosis])
 
-  def main(args: Array[String]): Unit = {
-    val usage = "Usage: KaeShuffleDoctor <event log file or directory> [--png <file.png>] " +
-      "[--no-rates]"
-    var png: Option[String] = None
-    var rates = true
-    val logs = ArrayBuffer[String]()
-    var i = 0
-    while (i < args.length) {
-      args(i) match {
-        case "--png" if i + 1 < args.length =>
-          png = Some(args(i + 1))
-          i += 1
-        case "--no-rates" => rates = false
-        case "-h" | "--help" =>
-          println(usage)
-          return
-        case a if a.startsWith("--") =>
-          System.err.println(s"Unknown option $a. $usage")
-          sys.exit(2)
-        case a => logs += a
-      }
-      i += 1
-    }
-    if (logs.size != 1) {
-      System.err.println(usage)
-      sys.exit(2)
-    }
+  private val Usage =
+    "Usage: KaeShuffleDoctor <event log file or directory> [--png <file.png>] [--no-rates]"
+
+  /** The command's arguments. */
+  private case class Options(log: String, png: Option[String], rates: Boolean)
+
+  def main(args: Array[String]): Unit = parse(args).foreach { options =>
     val report =
-      try analyze(logs.head, rates)
+      try analyze(options.log, options.rates)
       catch {
         case e: IllegalArgumentException =>
           System.err.println(e.getMessage)
@@ -99,10 +79,39 @@ object KaeShuffleDoctor {
         "spark.shuffle.kae.doctor.enabled=true (the default).")
     }
     report.lines.foreach(println)
-    png.foreach { p =>
+    options.png.foreach { p =>
       DoctorChart.write(report, new File(p))
       println(s"Chart: $p")
     }
+  }
+
+  /** Parses the command line; exits with 2 on a bad one, None after printing the usage. */
+  private def parse(args: Array[String]): Option[Options] = {
+    var png: Option[String] = None
+    var rates = true
+    val logs = ArrayBuffer[String]()
+    var i = 0
+    while (i < args.length) {
+      args(i) match {
+        case "--png" if i + 1 < args.length =>
+          png = Some(args(i + 1))
+          i += 1
+        case "--no-rates" => rates = false
+        case "-h" | "--help" =>
+          println(Usage)
+          return None
+        case a if a.startsWith("--") =>
+          System.err.println(s"Unknown option $a. $Usage")
+          sys.exit(2)
+        case a => logs += a
+      }
+      i += 1
+    }
+    if (logs.size != 1) {
+      System.err.println(Usage)
+      sys.exit(2)
+    }
+    Some(Options(logs.head, png, rates))
   }
 
   /** Replays the event log at `location` and diagnoses its stages. */

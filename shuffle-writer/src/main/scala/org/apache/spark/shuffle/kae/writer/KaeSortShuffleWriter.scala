@@ -22,7 +22,7 @@ import io.github.kaeshuffle.format.{BlockEncoder, SegmentWriter}
 
 import org.apache.spark.{ShuffleDependency, SparkEnv}
 import org.apache.spark.scheduler.MapStatus
-import org.apache.spark.serializer.SerializerInstance
+import org.apache.spark.serializer.{SerializationStream, SerializerInstance}
 import org.apache.spark.shuffle.ShuffleWriter
 import org.apache.spark.shuffle.api.{ShuffleMapOutputWriter, ShufflePartitionWriter}
 import org.apache.spark.storage.TimeTrackingOutputStream
@@ -71,24 +71,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
             (if (timedDisk == null) 0L else timedDisk.nanos()))
       } else null
     try {
-      val (lengths, commitNanos) =
-        MapOutputs.writeAndCommit(task, dep.shuffleId, dep.partitioner.numPartitions) {
-          (mapOutputWriter, checksums) =>
-            val serializer = dep.serializer.newInstance()
-            for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
-              val checksum = if (checksums.nonEmpty) checksums(partition) else null
-              writePartition(
-                mapOutputWriter,
-                partition,
-                elements,
-                serializer,
-                checksum,
-                encoder,
-                serialize)
-            }
-        }
-      partitionLengths = lengths
-      diskNanos += commitNanos
+      writeSorted(s, encoder, serialize)
     } finally {
       try {
         onStats(
@@ -104,6 +87,31 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     context.taskMetrics().incPeakExecutionMemory(s.peakMemoryUsedBytes)
     mapStatus =
       shims.mapStatus(SparkEnv.get.blockManager, partitionLengths, mapId, shims.sorterChecksum(s))
+  }
+
+  /** The sorter's partitions, each a segment, through Spark's map output writer and commit. */
+  private def writeSorted(
+      s: ExternalSorter[K, V, _],
+      encoder: BlockEncoder,
+      serialize: RecordSample): Unit = {
+    val (lengths, commitNanos) =
+      MapOutputs.writeAndCommit(task, dep.shuffleId, dep.partitioner.numPartitions) {
+        (mapOutputWriter, checksums) =>
+          val serializer = dep.serializer.newInstance()
+          for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
+            val checksum = if (checksums.nonEmpty) checksums(partition) else null
+            writePartition(
+              mapOutputWriter,
+              partition,
+              elements,
+              serializer,
+              checksum,
+              encoder,
+              serialize)
+          }
+      }
+    partitionLengths = lengths
+    diskNanos += commitNanos
   }
 
   /** One partition: a serialization stream into a segment, into Spark's partition stream. */
@@ -128,14 +136,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       val sink = if (checksum != null) new CheckedOutputStream(timed, checksum) else timed
       val segment = new SegmentWriter(encoder, settings.blockSize, sink)
       val out = serializer.serializeStream(segment)
-      while (elements.hasNext) {
-        val record = elements.next()
-        if (serialize != null) serialize.begin()
-        out.writeKey[Any](record._1)
-        out.writeValue[Any](record._2)
-        if (serialize != null) serialize.end()
-        records += 1
-      }
+      records = writeRecords(elements, out, serialize)
       // Flush the serializer into the segment, then finish the segment (last block, index)
       // ourselves: a serializer may swallow exceptions when it closes (Kryo's Output.close
       // ignores the IOException of the stream it closes), and a failed disk write must fail the
@@ -154,6 +155,22 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     }
     writeMetrics.incRecordsWritten(records)
     writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)
+  }
+
+  private def writeRecords(
+      elements: Iterator[Product2[K, Any]],
+      out: SerializationStream,
+      serialize: RecordSample): Long = {
+    var records = 0L
+    while (elements.hasNext) {
+      val record = elements.next()
+      if (serialize != null) serialize.begin()
+      out.writeKey[Any](record._1)
+      out.writeValue[Any](record._2)
+      if (serialize != null) serialize.end()
+      records += 1
+    }
+    records
   }
 
   override def stop(success: Boolean): Option[MapStatus] = {
