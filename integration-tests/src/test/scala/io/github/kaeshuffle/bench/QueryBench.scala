@@ -82,23 +82,29 @@ object QueryBench {
       set.generate(spark, sf, dataRoot)
     }
     Files.createDirectories(outDir)
-    val results = partitionCounts.map { p =>
+    val verdicts = partitionCounts.flatMap { p =>
       val runs = runAll(set, configs, reps, p, data, queries)
+      val differed = queries.filter(mismatched)
+      val ties = TieCheck.run(set, configs, data, differed, c => conf(set, c, p))
+      ties.foreach(v => println(v.describe))
       val prefix = s"${set.pagePrefix}-sf${QuerySet.scaleFactorName(sf)}" +
         (if (p == SparkDefaultPartitions) "" else s"-p$p")
       writeCsv(outDir.resolve(s"$prefix.csv"), runs)
-      val page = new QueryBenchPage(set, runs, configs, doctorLines.toMap)
+      val page = new QueryBenchPage(set, runs, configs, doctorLines.toMap, ties)
       val chart = drawChart(set, outDir, prefix, page, configs)
       val md = page.markdown(sf, reps, p, chart, prefix, notes(outDir, prefix))
       Files.writeString(outDir.resolve(s"$prefix.md"), md)
       println(md)
-      runs
+      ties
     }
-    if (results.flatten.exists(!_.resultOk)) {
+    if (verdicts.exists(!_.equal)) {
       System.err.println("Some query gave a different result: see above.")
       sys.exit(1)
     }
   }
+
+  /** The queries whose rows differed from the first configuration's in any round. */
+  private val mismatched = mutable.Set[String]()
 
   /** Spark's default `spark.sql.shuffle.partitions`. */
   private[bench] val SparkDefaultPartitions = 200
@@ -114,6 +120,7 @@ object QueryBench {
     val runs = mutable.ArrayBuffer[QueryRun]()
     val reference = mutable.Map[String, Seq[String]]()
     doctorLines.clear()
+    mismatched.clear()
     for (rep <- 0 to reps; c <- configs) {
       val rs = once(set, c, rep, partitions, data, queries, reference)
       if (rep > 0) runs ++= rs
@@ -166,7 +173,10 @@ object QueryBench {
         KaeSparkAccess.drainListeners(spark.sparkContext)
         val d = snapshot(totals).zip(before).map { case (a, b) => a - b }
         val ok = reference.getOrElseUpdate(q, rows) == rows
-        if (!ok) System.err.println(s"RESULT MISMATCH: $q under ${c.name}")
+        if (!ok) {
+          System.err.println(s"RESULT MISMATCH: $q under ${c.name}")
+          mismatched += q
+        }
         if (rep > 0) doctorLines((c.name, q)) = diagnoses.asScala.toSeq
         QueryRun(c.name, rep, q, wall, d(0), d(1), d(2), d(3), d(4), ok)
       }

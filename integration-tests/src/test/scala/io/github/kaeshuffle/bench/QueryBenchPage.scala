@@ -28,7 +28,8 @@ class QueryBenchPage(
     set: QuerySet,
     runs: Seq[QueryRun],
     configs: Seq[Config],
-    doctorLines: Map[(String, String), Seq[String]]) {
+    doctorLines: Map[(String, String), Seq[String]],
+    ties: Seq[TieCheck.Verdict]) {
 
   /** The queries that ran, in the set's order. */
   val queries: Seq[String] = set.queryNames.filter(q => runs.exists(_.query == q))
@@ -55,7 +56,7 @@ class QueryBenchPage(
       set.sessionSettings.map { case (k, v) => s", `$k=$v`" }.mkString +
       "; the configurations alternate within each repetition, one session each running the " +
       s"queries in order; one warm-up round then $reps timed repetitions. Every query's rows are " +
-      s"checked equal to the first configuration's. Every query of every run: [$prefix.csv]" +
+      s"checked equal to the first configuration's (below, any that differed). Every query of every run: [$prefix.csv]" +
       s"($prefix.csv).\n\n"
     sb ++= MachineInfo.describe()
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala " +
@@ -94,9 +95,25 @@ class QueryBenchPage(
         s"${fmt(median(ratios), "%.3f")}x (${range(ratios, "%.3f")}) | " +
         s"${fmt(bytes / 1048576.0, "%.1f")} | ${fmt(bytes / baseWritten, "%.3f")}x | " +
         s"${if (calls > 0) fmt(calls / (raw / 1048576.0), "%.1f") else "-"} | " +
-        s"${if (mine.forall(_.resultOk)) "identical" else "DIFFER"} |\n"
+        s"${results(mine)} |\n"
     }
     sb ++= "\n"
+    if (ties.nonEmpty) {
+      sb ++= "Queries whose rows differed between runs (in any round, the warm-up's too), run " +
+        "again without their final LIMIT under every configuration and sorted (`TieCheck`: an " +
+        "ORDER BY with ties decides neither the order of tied rows nor which are cut):\n\n"
+      ties.foreach(v => sb ++= s"- ${v.describe}\n")
+      sb ++= "\n"
+    }
+  }
+
+  /** "identical", or which differing queries the second look found equal without LIMIT. */
+  private def results(mine: Seq[QueryRun]): String = {
+    val differed = mine.filterNot(_.resultOk).map(_.query).distinct
+    val explained = differed.filter(q => ties.exists(v => v.query == q && v.equal))
+    if (differed.isEmpty) "identical"
+    else if (explained == differed) s"identical but for ties (${differed.mkString(", ")})"
+    else "DIFFER"
   }
 
   /** For each KAE configuration, the doctor's diagnosis of the stages of its 3 slowest queries. */

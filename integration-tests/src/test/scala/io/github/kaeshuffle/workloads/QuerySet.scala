@@ -80,6 +80,16 @@ trait QuerySet {
     spark.sql(all.last).collect().map(_.mkString("|")).toSeq
   }
 
+  /**
+   * A query's rows without its final `LIMIT` (if it has one), sorted: what stays of a result once
+   * an ORDER BY with ties (TPC-DS q75's) no longer decides which rows come first or are cut.
+   */
+  final def runSortedWithoutLimit(spark: SparkSession, queryName: String): Seq[String] = {
+    val all = statements(queryName)
+    all.init.foreach(spark.sql)
+    spark.sql(QuerySet.withoutFinalLimit(all.last)).collect().map(_.mkString("|")).toSeq.sorted
+  }
+
   /** The error for a query name the set does not have. */
   protected def unknown(queryName: String): Nothing =
     throw new IllegalArgumentException(s"No $title query $queryName")
@@ -94,6 +104,12 @@ object QuerySet {
     case other => throw new IllegalArgumentException(
         s"No query set '$other': the sets are tpch and tpcds.")
   }
+
+  private val FinalLimit = """(?i)\s+LIMIT\s+\d+\s*$""".r
+
+  /** A statement without its final `LIMIT n` (and trailing `;`), if it has one. */
+  def withoutFinalLimit(sql: String): String =
+    FinalLimit.replaceFirstIn(sql.trim.stripSuffix(";"), "")
 
   /** `1` for 1.0, `0_01` for 0.01: the scale factor as a directory name. */
   def scaleFactorName(sf: Double): String =

@@ -1,0 +1,33 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.workloads
+
+import org.scalatest.funsuite.AnyFunSuite
+
+/** The query benchmark's second look at differing rows reads each query without its final LIMIT. */
+class QuerySetSuite extends AnyFunSuite {
+
+  test("a query's final LIMIT is taken off, and nothing else") {
+    val q75 = Tpcds.queries.find(_.name == "q75").get.sql
+    val unlimited = QuerySet.withoutFinalLimit(q75)
+    assert(q75.trim.endsWith("LIMIT 100"))
+    assert(unlimited == q75.trim.stripSuffix("LIMIT 100").trim)
+    assert(QuerySet.withoutFinalLimit("SELECT a FROM t ORDER BY a limit 7;\n") ==
+      "SELECT a FROM t ORDER BY a")
+    // A LIMIT inside the statement stays: only the result's cut goes.
+    val inner = "SELECT * FROM (SELECT a FROM t LIMIT 5) ORDER BY a"
+    assert(QuerySet.withoutFinalLimit(inner) == inner)
+    assert(Tpcds.queries.count(q => QuerySet.withoutFinalLimit(q.sql) != q.sql.trim) > 50)
+  }
+}
