@@ -13,7 +13,7 @@
  */
 package org.apache.spark.shuffle.kae
 
-import java.io.ByteArrayInputStream
+import java.io.{ByteArrayInputStream, IOException}
 import java.nio.ByteBuffer
 import java.util.zip.{CheckedInputStream, CRC32C}
 
@@ -101,16 +101,27 @@ class FetchedBytesSuite extends AnyFunSuite {
       java.nio.file.Files.write(file, bytes.take(20000))
       // Partly past the end of the file, and wholly past it.
       for (offset <- Seq(10000L, 30000L)) {
-        val in = new FileSegmentManagedBuffer(
+        val buffer = new FileSegmentManagedBuffer(
           new TransportConf("shuffle", MapConfigProvider.EMPTY),
           file.toFile,
           offset,
-          50000).createInputStream()
-        try {
-          val Some((ch, at, length)) = FetchedBytes.fileSegment(in)
-          assert(at == offset && length == 50000)
-          assert(ch.read(ByteBuffer.allocate(length), at + 20000) < 0)
-        } finally in.close()
+          50000)
+        val opened =
+          try Some(buffer.createInputStream())
+          catch {
+            // Some patch releases (4.0.4's skip through Guava) refuse a segment that starts past
+            // the end of its file when the stream is made: reading fails there, with Spark's
+            // own message.
+            case e: IOException if offset > 20000 && e.getMessage.contains("actual file length") =>
+              None
+          }
+        opened.foreach { in =>
+          try {
+            val Some((ch, at, length)) = FetchedBytes.fileSegment(in)
+            assert(at == offset && length == 50000)
+            assert(ch.read(ByteBuffer.allocate(length), at + 20000) < 0)
+          } finally in.close()
+        }
       }
     } finally java.nio.file.Files.delete(file)
   }
