@@ -74,20 +74,21 @@ trait QuerySet {
     }
 
   /** A query's result rows, each as its values joined by `|`, in the query's order. */
-  final def run(spark: SparkSession, queryName: String): Seq[String] = {
-    val all = statements(queryName)
-    all.init.foreach(spark.sql)
-    spark.sql(all.last).collect().map(_.mkString("|")).toSeq
-  }
+  final def run(spark: SparkSession, queryName: String): Seq[String] =
+    rows(spark, queryName, identity)
 
   /**
    * A query's rows without its final `LIMIT` (if it has one), sorted: what stays of a result once
    * an ORDER BY with ties (TPC-DS q75's) no longer decides which rows come first or are cut.
    */
-  final def runSortedWithoutLimit(spark: SparkSession, queryName: String): Seq[String] = {
+  final def runSortedWithoutLimit(spark: SparkSession, queryName: String): Seq[String] =
+    rows(spark, queryName, QuerySet.withoutFinalLimit).sorted
+
+  /** Runs the query's first statements, then `last` of its last one; that one's rows. */
+  private def rows(spark: SparkSession, queryName: String, last: String => String): Seq[String] = {
     val all = statements(queryName)
     all.init.foreach(spark.sql)
-    spark.sql(QuerySet.withoutFinalLimit(all.last)).collect().map(_.mkString("|")).toSeq.sorted
+    spark.sql(last(all.last)).collect().map(_.mkString("|")).toSeq
   }
 
   /** The error for a query name the set does not have. */
