@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 lines=("$@")
 [ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.3 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13 bench)
 mkdir -p target
+# Debian's chromium for the UI tab's browser test, when missing, as the gate does (.build/browser.sh).
+bash .build/browser.sh
 declare -A result
 for p in "${lines[@]}"; do
   start=$(date +%s)
