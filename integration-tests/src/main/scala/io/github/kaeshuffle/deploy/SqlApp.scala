@@ -26,8 +26,9 @@ import org.apache.spark.sql.SparkSession
  * run where it cannot run them itself (across test hosts): every directory of `<dir>/tables`
  * becomes a temporary view named for it, and each `<dir>/queries/<name>.sql` runs, its
  * statements separated by lines holding only `;`, the last one's rows reported as
- * `query <name> <rows> <hash>` (see [[SqlApp.digest]]) and its time, its setup statements included,
- * as `seconds <name> <s>`.
+ * `query <name> <rows> <hash>` (see [[SqlApp.digest]]), the same of the rows sorted as
+ * `sorted <name> <rows> <hash>` (for results whose order a query leaves open: ties in its ORDER
+ * BY), and its time, its setup statements included, as `seconds <name> <s>`.
  *
  * usage: SqlApp <report file> <size, unused> <dir>
  */
@@ -60,6 +61,7 @@ object SqlApp {
         val rows = spark.sql(statements.last).collect().map(_.mkString("|")).toSeq
         lines += s"seconds $name ${(System.nanoTime() - start) / 1e9}"
         lines += s"query $name ${rows.size} ${digest(rows)}"
+        lines += s"sorted $name ${rows.size} ${digest(rows.sorted)}"
       }
       lines += s"manager ${KaeSparkAccess.shuffleManagerClass(spark.sparkContext)}"
     } finally spark.stop()

@@ -21,23 +21,28 @@ import scala.collection.mutable
 
 import io.github.kaeshuffle.bench.Harness.Config
 import io.github.kaeshuffle.it.{NetnsCluster, Sessions, Submit}
-import io.github.kaeshuffle.workloads
+import io.github.kaeshuffle.workloads.QuerySet
 
 /**
  * Workloads on Spark on YARN across three test hosts in network namespaces ([[NetnsCluster]]),
  * at each link rate given, the configurations alternating within each repetition (their order
  * rotated from one repetition to the next): per run the workload's time inside the application,
  * the bytes delivered over the links (the whole application, its start included) and the
- * machine's CPU seconds (all hosts share its cores). The workload `tpch` is TPC-H's 22 queries at
- * the scale factor given (its time the sum of the queries'), the others are WorkloadApp's at the
- * size given; `<workload>@<rate>` runs it at that rate only. Every run's results are checked equal
- * to the first configuration's. A run replaces the cells (rate and workload) it measured on the
+ * machine's CPU seconds (all hosts share its cores); each rate's fresh cluster first runs an
+ * untimed tiny `sort` per configuration. The workloads `tpch` and `tpcds` are those
+ * benchmarks' queries at the scale factor given (their time the sum of the queries'), the others
+ * are WorkloadApp's at the size given; `<workload>@<rate>` runs it at that rate only. Every run's
+ * results are checked equal to the first configuration's, query by query; queries whose rows
+ * differed get a second look on the cluster (without their final LIMIT, rows sorted, as
+ * [[TieCheck]] does in one JVM). A run replaces the cells (rate and workload) it measured on the
  * page in the output directory and keeps the others, each with the commit and date it ran on.
  *
  * usage: ClusterBench <out dir> <rates, e.g. 250mbit,1gbit,10gbit> <workloads> <size> <reps>
- *   <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4> <TPC-H scale factor> <TPC-H data dir>
+ *   <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4> <scale factor> <TPC-H data> <TPC-DS data>
  */
 object ClusterBench {
+
+  /** One run; `differed` names the queries (or the workload) whose results were not the first's. */
   case class Run(
       rate: String,
       rep: Int,
@@ -46,9 +51,15 @@ object ClusterBench {
       seconds: Double,
       linkBytes: Long,
       cpuSeconds: Double,
-      resultOk: Boolean,
+      differed: Seq[String] = Nil,
       commit: String = "",
       date: String = "")
+
+  /** A second look at a rate's workload: the queries' verdicts. */
+  case class Ties(rate: String, workload: String, verdicts: Seq[TieCheck.Verdict]) {
+    def explains(r: Run): Boolean =
+      r.differed.forall(q => verdicts.exists(v => QuerySet.fileName(v.query) == q && v.equal))
+  }
 
   val Configs: Seq[Config] =
     Harness.AllConfigs.filter(c => Set("spark-lz4", "spark-zstd")(c.name)) ++
@@ -56,8 +67,9 @@ object ClusterBench {
 
   def main(args: Array[String]): Unit = {
     require(
-      args.length == 8,
-      "usage: ClusterBench <out> <rates> <workloads> <size> <reps> <configs> <sf> <tpch data>")
+      args.length == 9,
+      "usage: ClusterBench <out> <rates> <workloads> <size> <reps> <configs> <sf> <tpch data> " +
+        "<tpcds data>")
     NetnsCluster.unavailable.foreach(r => sys.error(s"no test hosts here: $r"))
     val out = Paths.get(args(0))
     val rates = args(1).split(',').toSeq
@@ -66,58 +78,82 @@ object ClusterBench {
     val reps = args(4).toInt
     val configs = Harness.named(args(5), Configs)
     val atRates = workloads.map(_.split('@')).map(w => w(0) -> w.lift(1))
-    val sqlDir =
-      if (atRates.exists(_._1 == Tpch)) Some(tpchDir(args(6).toDouble, Paths.get(args(7))))
-      else None
+    val dataRoots = Map("tpch" -> Paths.get(args(7)), "tpcds" -> Paths.get(args(8)))
+    val sql = atRates.map(_._1).distinct.filter(dataRoots.contains).map { name =>
+      name -> sqlWorkload(QuerySet.named(name), args(6).toDouble, dataRoots(name))
+    }.toMap
     Files.createDirectories(out)
-    val runs = for {
+    val measured = for {
       rate <- rates
-      here = atRates.filter(_._2.forall(_ == rate)).map(w => Workload(w._1, sqlDir, size))
-      run <- atRate(rate, here, reps, configs)
-    } yield run
-    val measured = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString
-    ClusterBenchPage.write(out, runs.map(_.copy(commit = Harness.commit, date = measured)), args)
-    if (runs.exists(!_.resultOk)) sys.error("Some run gave other results than the first: above.")
+      here = atRates.filter(_._2.forall(_ == rate)).map(w => Workload(w._1, sql.get(w._1), size))
+    } yield atRate(rate, here, reps, configs)
+    val (runs, ties) = (measured.flatMap(_._1), measured.flatMap(_._2))
+    val date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString
+    val dated = runs.map(_.copy(commit = Harness.commit, date = date))
+    ClusterBenchPage.write(out, dated, ties, args)
+    val unexplained = runs.filter(_.differed.nonEmpty).filterNot(r =>
+      ties.exists(t => t.workload == r.workload && t.rate == r.rate && t.explains(r)))
+    if (unexplained.nonEmpty) sys.error("Some run gave other results than the first: above.")
   }
 
-  private val Tpch = "tpch"
+  /** A query set's workload: the set and SqlApp's directory of its tables and queries. */
+  private case class SqlWorkload(set: QuerySet, tables: Path, dir: Path)
 
-  /** What a run submits: TPC-H's queries through SqlApp, or a workload of WorkloadApp. */
-  private case class Workload(name: String, sqlDir: Option[Path], size: String) {
-    def mainClass: String = if (name == Tpch) Submit.SqlApp else Submit.WorkloadApp
-    def args: Seq[String] = if (name == Tpch) Seq(sqlDir.get.toString) else Seq(name)
+  /** What a run submits: a query set's queries through SqlApp, or a workload of WorkloadApp. */
+  private case class Workload(name: String, sql: Option[SqlWorkload], size: String) {
+    def mainClass: String = if (sql.isDefined) Submit.SqlApp else Submit.WorkloadApp
+    def args: Seq[String] = sql.map(s => Seq(s.dir.toString)).getOrElse(Seq(name))
+    def settings: Map[String, String] = sql.map(_.set.sessionSettings).getOrElse(Map.empty)
 
     def seconds(r: Submit.Report): Double =
-      if (name == Tpch) r.seconds.values.sum else r.seconds(name)
+      if (sql.isDefined) r.seconds.values.sum else r.seconds(name)
 
-    /** The report's result lines (row counts and hashes), in order. */
-    def results(r: Submit.Report): Seq[String] =
+    /** The report's result lines (row counts and hashes) by query or workload name. */
+    def results(r: Submit.Report): Seq[(String, String)] =
       r.lines.filter(l => l.startsWith("query ") || l.startsWith("workload "))
+        .map(l => l.split(' ')(1) -> l)
   }
 
-  /** TPC-H's tables (generated once per scale factor under `root`) and queries for SqlApp. */
-  private def tpchDir(sf: Double, root: Path): Path = {
+  /** A set's tables (generated once per scale factor under `root`) and queries for SqlApp. */
+  private def sqlWorkload(set: QuerySet, sf: Double, root: Path): SqlWorkload = {
     val conf = Sessions.conf(None, Sessions.Kryo, "local[2]")
-    val tables = Sessions.withSession(conf)(spark => workloads.Tpch.generate(spark, sf, root))
-    workloads.Tpch.writeSqlDir(
-      tables,
-      root.resolve(s"sql-sf${workloads.QuerySet.scaleFactorName(sf)}"))
+    val tables = Sessions.withSession(conf)(spark => set.generate(spark, sf, root))
+    val dir = root.resolve(s"sql-sf${QuerySet.scaleFactorName(sf)}")
+    SqlWorkload(set, tables, set.writeSqlDir(tables, dir))
   }
 
   private def atRate(
       rate: String,
       workloads: Seq[Workload],
       reps: Int,
-      configs: Seq[Config]): Seq[Run] = {
+      configs: Seq[Config]): (Seq[Run], Seq[Ties]) = {
     val cluster = new NetnsCluster(3, rate, Map.empty, executorMb = 1024).start()
-    val expected = mutable.Map[String, Seq[String]]()
+    val expected = mutable.Map[String, Seq[(String, String)]]()
     try {
-      for {
+      configs.foreach(c => warmUp(cluster, rate, c))
+      val runs = for {
         rep <- 1 to reps
         w <- workloads
         c <- rotate(configs, rep)
       } yield once(cluster, rate, rep, c, w, expected)
+      val ties = for {
+        w <- workloads if w.sql.isDefined
+        differed = runs.filter(_.workload == w.name).flatMap(_.differed).distinct
+        if differed.nonEmpty
+      } yield Ties(rate, w.name, secondLook(cluster, rate, w, configs, differed))
+      ties.flatMap(_.verdicts).foreach(v => println(s"[cluster-bench] $rate ${v.describe}"))
+      (runs, ties)
     } finally cluster.stop()
+  }
+
+  /**
+   * An untimed tiny application per configuration on the fresh cluster: the first application
+   * pays its start (the NodeManagers' JIT, the first localizations), which would otherwise fall
+   * on whichever configuration the rotation puts first.
+   */
+  private def warmUp(cluster: NetnsCluster, rate: String, c: Config): Unit = {
+    val w = Workload("sort", None, "tiny")
+    cluster.submit(s"warm-up-$rate-${c.name}", conf(cluster, c, w), w.args, size = w.size)
   }
 
   private def rotate[T](s: Seq[T], by: Int): Seq[T] = s.drop(by % s.size) ++ s.take(by % s.size)
@@ -128,14 +164,12 @@ object ClusterBench {
       rep: Int,
       c: Config,
       w: Workload,
-      expected: mutable.Map[String, Seq[String]]): Run = {
-    val conf = benchConf(cluster) ++ c.settings ++
-      (if (c.kae) Map.empty else Map("spark.shuffle.manager" -> "sort"))
+      expected: mutable.Map[String, Seq[(String, String)]]): Run = {
     val bytes0 = cluster.linkBytes()
     val cpu0 = cpuSeconds()
     val report = cluster.submit(
       s"bench-$rate-$rep-${c.name}-${w.name}",
-      conf,
+      conf(cluster, c, w),
       w.args,
       mainClass = w.mainClass,
       size = w.size,
@@ -149,13 +183,61 @@ object ClusterBench {
       w.seconds(report),
       cluster.linkBytes() - bytes0,
       cpuSeconds() - cpu0,
-      results.nonEmpty && expected.getOrElseUpdate(w.name, results) == results
+      differed(results, expected.getOrElseUpdate(w.name, results), w.name)
     )
     println(f"[cluster-bench] $rate rep $rep ${c.name}%-10s ${w.name}%-14s ${run.seconds}%7.2f s " +
       f"${run.linkBytes / 1048576.0}%8.1f MiB on the links ${run.cpuSeconds}%7.1f CPU s" +
-      (if (run.resultOk) "" else "  RESULT DIFFERS"))
+      (if (run.differed.isEmpty) "" else s"  RESULT DIFFERS: ${run.differed.mkString(", ")}"))
     run
   }
+
+  /** The names whose result lines are not the expected ones; the workload's if it gave none. */
+  private def differed(
+      got: Seq[(String, String)],
+      expected: Seq[(String, String)],
+      workload: String): Seq[String] =
+    if (got.isEmpty) Seq(workload)
+    else {
+      val (g, e) = (got.toMap, expected.toMap)
+      (e.keySet ++ g.keySet).toSeq.sorted.filter(k => g.get(k) != e.get(k))
+    }
+
+  /**
+   * The queries that differed, run again on the cluster under every configuration without their
+   * final LIMIT, compared by their sorted rows' digests.
+   */
+  private def secondLook(
+      cluster: NetnsCluster,
+      rate: String,
+      w: Workload,
+      configs: Seq[Config],
+      differed: Seq[String]): Seq[TieCheck.Verdict] = {
+    val sql = w.sql.get
+    val queries = sql.set.queryNames.filter(q => differed.contains(QuerySet.fileName(q)))
+    val dir = sql.set.writeSqlDir(
+      sql.tables,
+      Files.createTempDirectory(sql.dir.getParent, "ties-"),
+      queries,
+      QuerySet.withoutFinalLimit)
+    val sorted = configs.map { c =>
+      val report = cluster.submit(
+        s"ties-$rate-${c.name}-${w.name}",
+        conf(cluster, c, w),
+        Seq(dir.toString),
+        mainClass = Submit.SqlApp,
+        timeoutSeconds = 3600)
+      report.lines.filter(_.startsWith("sorted ")).map(l => l.split(' ')(1) -> l).toMap
+    }
+    queries.map { q =>
+      val all = sorted.map(_.get(QuerySet.fileName(q)))
+      val rows = all.head.map(_.split(' ')(2).toInt).getOrElse(0)
+      TieCheck.Verdict(q, rows, all.head.isDefined && all.forall(_ == all.head))
+    }
+  }
+
+  private def conf(cluster: NetnsCluster, c: Config, w: Workload): Map[String, String] =
+    benchConf(cluster) ++ w.settings ++ c.settings ++
+      (if (c.kae) Map.empty else Map("spark.shuffle.manager" -> "sort"))
 
   /**
    * The cluster's application settings as a user's, with Spark's default shuffle partitions (200)

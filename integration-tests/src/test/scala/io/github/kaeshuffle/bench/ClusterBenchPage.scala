@@ -18,7 +18,7 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
-import io.github.kaeshuffle.bench.ClusterBench.Run
+import io.github.kaeshuffle.bench.ClusterBench.{Run, Ties}
 import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
@@ -32,8 +32,11 @@ object ClusterBenchPage {
 
   private val Columns = "rate,rep,config,workload,seconds,linkBytes,cpuSeconds,commit,date"
 
-  /** Writes `runs` into the page in `out`, replacing the cells they measured, keeping the rest. */
-  def write(out: Path, runs: Seq[Run], args: Array[String]): Unit = {
+  /**
+   * Writes `runs` into the page in `out`, replacing the cells they measured, keeping the rest;
+   * `ties` are this run's second looks at queries whose rows differed.
+   */
+  def write(out: Path, runs: Seq[Run], ties: Seq[Ties], args: Array[String]): Unit = {
     val csv = out.resolve("cluster.csv")
     val measured = runs.map(cell).toSet
     val all = read(csv).filterNot(r => measured(cell(r))) ++ runs
@@ -51,7 +54,7 @@ object ClusterBenchPage {
           r.commit,
           r.date).mkString(","))).asJava)
     val chart = drawChart(out, all)
-    Files.write(out.resolve("cluster.md"), page(all, args, chart).getBytes("UTF-8"))
+    Files.write(out.resolve("cluster.md"), page(all, ties, args, chart).getBytes("UTF-8"))
   }
 
   private def cell(r: Run): (String, String) = (r.rate, r.workload)
@@ -71,9 +74,8 @@ object ClusterBenchPage {
           f(4).toDouble,
           f(5).toLong,
           f(6).toDouble,
-          resultOk = true,
-          f(7),
-          f(8)))
+          commit = f(7),
+          date = f(8)))
     }
 
   /** Link rates in bits per second, for their order on the page ("none": unlimited). */
@@ -104,13 +106,14 @@ object ClusterBenchPage {
     median(rs.filter(_.config == c).flatMap(r => base.get(r.rep).map(f(r) / _)))
   }
 
-  private def page(runs: Seq[Run], args: Array[String], chart: String): String = {
+  private def page(runs: Seq[Run], ties: Seq[Ties], args: Array[String], chart: String): String = {
     val sb = new StringBuilder
     sb ++= "# Shuffle across test hosts with rate-limited links\n\n"
     sb ++= s"Last run: `ClusterBench ${command(args)}`. Spark on YARN across three test hosts in " +
       "network namespaces (the driver and ResourceManager on one, a NodeManager on each of two " +
       "others, one executor each), every host's link limited to the rate in both directions " +
-      "(tbf; no added latency). Time: the workload's jobs inside the application (medians over " +
+      "(tbf; no added latency); each rate's fresh cluster first runs an untimed tiny `sort` " +
+      "per configuration. Time: the workload's jobs inside the application (medians over " +
       "repetitions); link bytes: everything delivered over the links during the application, " +
       "its start included; CPU: the machine's busy CPU seconds during the application (every " +
       "host shares the same cores). Ratios are against Spark's lz4 shuffle in the same " +
@@ -131,6 +134,13 @@ object ClusterBenchPage {
           s"${fmt(median(cs.map(_.cpuSeconds)), "%.1f")} |\n"
       }
       sb ++= "\n"
+      ties.filter(t => t.rate == rate && t.workload == w).foreach { t =>
+        sb ++= "Rows that differed between runs, looked at again on the cluster without the " +
+          "query's final LIMIT and sorted (an ORDER BY with ties decides neither the order of " +
+          "tied rows nor which are cut):\n\n"
+        t.verdicts.foreach(v => sb ++= s"- ${v.describe}\n")
+        sb ++= "\n"
+      }
     }
     sb ++= s"![time against Spark's lz4 shuffle]($chart)\n"
     sb.toString

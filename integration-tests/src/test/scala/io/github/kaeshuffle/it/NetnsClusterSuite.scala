@@ -22,7 +22,7 @@ import scala.concurrent.duration.Duration
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.testing.{MatrixTests, TestScope}
-import io.github.kaeshuffle.workloads.{Tpch, WorkloadJobs, Workloads}
+import io.github.kaeshuffle.workloads.{QuerySet, Tpch, WorkloadJobs, Workloads}
 import org.scalatest.BeforeAndAfterAll
 
 /**
@@ -176,7 +176,7 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
     val (k, s) = (digests(kae), digests(spark))
     assert(k.size == 22, kae.lines.mkString("\n"))
     for (q <- Tpch.queries) {
-      val name = f"q${q.number}%02d"
+      val name = QuerySet.fileName(q.name)
       assert(s(name)._1 == Tpch.rowsAtHundredth(q), s"$name with Spark's shuffle: ${s(name)}")
       assert(k(name) == s(name), s"$name: KAE ${k(name)}, Spark ${s(name)}")
     }

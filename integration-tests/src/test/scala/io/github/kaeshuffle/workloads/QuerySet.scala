@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.workloads
 
+import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 
 import org.apache.spark.sql.{DataFrame, SparkSession}
@@ -73,6 +74,28 @@ trait QuerySet {
       spark.read.parquet(dir.resolve(table).toString).createOrReplaceTempView(table)
     }
 
+  /**
+   * A directory as the deployable SqlApp reads it, for runs in other JVMs: `tables` (a link to
+   * generated `tables`) and `queries/<file name>.sql` for each of `queries`, its statements
+   * separated by `;` lines, the last one passed through `last`.
+   */
+  final def writeSqlDir(
+      tables: Path,
+      dir: Path,
+      queries: Seq[String] = queryNames,
+      last: String => String = identity): Path = {
+    Files.createDirectories(dir.resolve("queries"))
+    Files.deleteIfExists(dir.resolve("tables"))
+    Files.createSymbolicLink(dir.resolve("tables"), tables.toAbsolutePath)
+    for (q <- queries) {
+      val all = statements(q)
+      Files.write(
+        dir.resolve("queries").resolve(QuerySet.fileName(q) + ".sql"),
+        (all.init :+ last(all.last)).mkString("\n;\n").getBytes(StandardCharsets.UTF_8))
+    }
+    dir
+  }
+
   /** A query's result rows, each as its values joined by `|`, in the query's order. */
   final def run(spark: SparkSession, queryName: String): Seq[String] =
     rows(spark, queryName, identity)
@@ -111,6 +134,17 @@ object QuerySet {
   /** A statement without its final `LIMIT n` (and trailing `;`), if it has one. */
   def withoutFinalLimit(sql: String): String =
     FinalLimit.replaceFirstIn(sql.trim.stripSuffix(";"), "")
+
+  /**
+   * A query's file name for SqlApp, which runs the files in the order of their names: the number
+   * two digits wide, so that `q2` (`q02`) comes before `q10` and `q14a` after `q14`.
+   */
+  def fileName(queryName: String): String = queryName match {
+    case QueryName(n, rest) => f"q${n.toInt}%02d$rest"
+    case other => other
+  }
+
+  private val QueryName = """q(\d+)(.*)""".r
 
   /** `1` for 1.0, `0_01` for 0.01: the scale factor as a directory name. */
   def scaleFactorName(sf: Double): String =

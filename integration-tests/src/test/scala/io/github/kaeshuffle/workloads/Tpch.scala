@@ -15,7 +15,6 @@ package io.github.kaeshuffle.workloads
 
 import java.math.{BigDecimal => JBigDecimal, RoundingMode}
 import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Path}
 import java.time.LocalDate
 
 import scala.jdk.CollectionConverters._
@@ -52,22 +51,6 @@ object Tpch extends QuerySet {
       table: String,
       scaleFactor: Double): DataFrame =
     spark.createDataFrame(rows(spark, table, scaleFactor), schema(TpchTable.getTable(table)))
-
-  /**
-   * A directory as the deployable SqlApp reads it, for runs in other JVMs: `tables` (a link to
-   * generated `tables`) and `queries/qNN.sql`, each query's statements separated by `;` lines.
-   */
-  def writeSqlDir(tables: Path, dir: Path): Path = {
-    Files.createDirectories(dir.resolve("queries"))
-    Files.deleteIfExists(dir.resolve("tables"))
-    Files.createSymbolicLink(dir.resolve("tables"), tables.toAbsolutePath)
-    for (q <- queries) {
-      Files.write(
-        dir.resolve("queries").resolve(f"q${q.number}%02d.sql"),
-        (q.setup :+ q.select).mkString("\n;\n").getBytes(StandardCharsets.UTF_8))
-    }
-    dir
-  }
 
   /** The 22 queries. */
   lazy val queries: Seq[Query] = (1 to 22).map { n =>
