@@ -17,4 +17,12 @@ run -Pbench-tpcds -Dbench.sf=0.01 -Dbench.reps=1 -Dbench.queries=q5,q14a,q47 \
   "-Dbench.tpcdsData=$out/tpcds-data" "-Dbench.out=$out"
 run -Pbench-partitions -Dbench.partitions=200,2000 -Dbench.reps=1 -Dbench.rows=200000 \
   "-Dbench.out=$out"
+# The cluster benchmark makes network namespaces, so it needs root, as NetnsClusterSuite does.
+if [ "$(id -u)" = 0 ]; then
+  run -Pbench-cluster -Dbench.rates=1gbit -Dbench.workloads=sort,tpch -Dbench.size=tiny \
+    -Dbench.sf=0.01 -Dbench.reps=1 -Dbench.configs=spark-lz4,kae-auto \
+    "-Dbench.tpchData=$out/tpch-data" "-Dbench.out=$out/cluster"
+else
+  echo "[kae] bench smoke: the cluster benchmark left out: it needs root (network namespaces)"
+fi
 echo "[kae] bench smoke: every harness ran; pages under $out"
