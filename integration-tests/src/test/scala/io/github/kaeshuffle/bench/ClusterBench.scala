@@ -57,8 +57,11 @@ object ClusterBench {
 
   /** A second look at a rate's workload: the queries' verdicts. */
   case class Ties(rate: String, workload: String, verdicts: Seq[TieCheck.Verdict]) {
+
+    /** Whether a run of this rate and workload differed only in queries found equal here. */
     def explains(r: Run): Boolean =
-      r.differed.forall(q => verdicts.exists(v => QuerySet.fileName(v.query) == q && v.equal))
+      r.rate == rate && r.workload == workload &&
+        r.differed.forall(q => verdicts.exists(v => QuerySet.fileName(v.query) == q && v.equal))
   }
 
   val Configs: Seq[Config] =
@@ -91,8 +94,7 @@ object ClusterBench {
     val date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString
     val dated = runs.map(_.copy(commit = Harness.commit, date = date))
     ClusterBenchPage.write(out, dated, ties, args)
-    val unexplained = runs.filter(_.differed.nonEmpty).filterNot(r =>
-      ties.exists(t => t.workload == r.workload && t.rate == r.rate && t.explains(r)))
+    val unexplained = runs.filter(_.differed.nonEmpty).filterNot(r => ties.exists(_.explains(r)))
     if (unexplained.nonEmpty) sys.error("Some run gave other results than the first: above.")
   }
 
@@ -108,10 +110,9 @@ object ClusterBench {
     def seconds(r: Submit.Report): Double =
       if (sql.isDefined) r.seconds.values.sum else r.seconds(name)
 
-    /** The report's result lines (row counts and hashes) by query or workload name. */
-    def results(r: Submit.Report): Seq[(String, String)] =
-      r.lines.filter(l => l.startsWith("query ") || l.startsWith("workload "))
-        .map(l => l.split(' ')(1) -> l)
+    /** The report's results (row counts and hashes) by query or workload name. */
+    def results(r: Submit.Report): Seq[(String, Seq[String])] =
+      r.named("query") ++ r.named("workload")
   }
 
   /** A set's tables (generated once per scale factor under `root`) and queries for SqlApp. */
@@ -128,7 +129,7 @@ object ClusterBench {
       reps: Int,
       configs: Seq[Config]): (Seq[Run], Seq[Ties]) = {
     val cluster = new NetnsCluster(3, rate, Map.empty, executorMb = 1024).start()
-    val expected = mutable.Map[String, Seq[(String, String)]]()
+    val expected = mutable.Map[String, Seq[(String, Seq[String])]]()
     try {
       configs.foreach(c => warmUp(cluster, rate, c))
       val runs = for {
@@ -164,7 +165,7 @@ object ClusterBench {
       rep: Int,
       c: Config,
       w: Workload,
-      expected: mutable.Map[String, Seq[(String, String)]]): Run = {
+      expected: mutable.Map[String, Seq[(String, Seq[String])]]): Run = {
     val bytes0 = cluster.linkBytes()
     val cpu0 = cpuSeconds()
     val report = cluster.submit(
@@ -193,8 +194,8 @@ object ClusterBench {
 
   /** The names whose result lines are not the expected ones; the workload's if it gave none. */
   private def differed(
-      got: Seq[(String, String)],
-      expected: Seq[(String, String)],
+      got: Seq[(String, Seq[String])],
+      expected: Seq[(String, Seq[String])],
       workload: String): Seq[String] =
     if (got.isEmpty) Seq(workload)
     else {
@@ -226,11 +227,11 @@ object ClusterBench {
         Seq(dir.toString),
         mainClass = Submit.SqlApp,
         timeoutSeconds = 3600)
-      report.lines.filter(_.startsWith("sorted ")).map(l => l.split(' ')(1) -> l).toMap
+      report.named("sorted").toMap
     }
     queries.map { q =>
       val all = sorted.map(_.get(QuerySet.fileName(q)))
-      val rows = all.head.map(_.split(' ')(2).toInt).getOrElse(0)
+      val rows = all.head.map(_.head.toInt).getOrElse(0)
       TieCheck.Verdict(q, rows, all.head.isDefined && all.forall(_ == all.head))
     }
   }

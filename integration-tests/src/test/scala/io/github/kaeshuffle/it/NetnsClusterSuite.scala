@@ -163,8 +163,7 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
     }
     Tpch.writeSqlDir(tables, dir.resolve("sql"))
     def digests(r: Submit.Report): Map[String, (Int, Int)] =
-      r.lines.map(_.split(" ")).filter(_.head == "query")
-        .map(v => v(1) -> (v(2).toInt, v(3).toInt)).toMap
+      r.named("query").map { case (name, v) => name -> (v(0).toInt, v(1).toInt) }.toMap
     val sql = Seq(dir.resolve("sql").toString)
     val kae = c.submit("netns-tpch-kae", c.sparkConf("auto"), sql, mainClass = Submit.SqlApp)
     val spark = c.submit(

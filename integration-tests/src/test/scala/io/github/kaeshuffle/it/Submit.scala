@@ -94,6 +94,9 @@ object Submit {
   case class Report(lines: Seq[String], log: Path) {
     private def values(key: String): Seq[Seq[String]] =
       lines.map(_.split(" ").toSeq).filter(_.head == key).map(_.tail)
+
+    /** The lines `key <name> <values...>` by name (SqlApp's `query` and `sorted` digests, ...). */
+    def named(key: String): Seq[(String, Seq[String])] = values(key).map(v => v.head -> v.tail)
     def digests: Map[String, (Long, Long)] =
       values("workload").map(v => v(0) -> (v(1).toLong, v(2).toLong)).toMap
     def manager: String = values("manager").headOption.map(_.head).getOrElse("?")
