@@ -37,8 +37,9 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  *
  * Arguments: the set (`tpch` or `tpcds`), output dir, scale factor, repetitions, configurations
  * (comma list or `all`), the directory the generated tables are kept in (generated once per scale
- * factor), the queries (a comma list or `all`) and the shuffle partition counts (comma list; each
- * a run and a page, `<Set>-sf<N>-p<count>` unless it is Spark's default 200).
+ * factor), the queries (a comma list or `all`), the shuffle partition counts (comma list; each
+ * a run and a page, `<Set>-sf<N>-p<count>` unless it is Spark's default 200) and how the
+ * configurations alternate (`session` or `query`, [[Interleave]]).
  */
 object QueryBench {
 
@@ -56,6 +57,7 @@ object QueryBench {
       rep: Int,
       query: String,
       wall: Double,
+      cpu: Double,
       written: Long,
       read: Long,
       raw: Long,
@@ -78,19 +80,20 @@ object QueryBench {
     require(queries.nonEmpty, s"No ${set.title} query is named in ${args(6)}.")
     // Shuffle partition counts, each a run and a page of its own (Spark's default 200 first).
     val partitionCounts = args.lift(7).getOrElse("200").split(',').map(_.toInt).toSeq
+    val interleave = Interleave.named(args.lift(8).getOrElse("session"))
     val data = Sessions.withSession(conf(set, Configs.head, SparkDefaultPartitions)) { spark =>
       set.generate(spark, sf, dataRoot)
     }
     Files.createDirectories(outDir)
     val verdicts = partitionCounts.flatMap { p =>
-      val runs = runAll(set, configs, reps, p, data, queries)
+      val runs = runAll(set, configs, reps, p, data, queries, interleave)
       val differed = queries.filter(mismatched)
       val ties = TieCheck.run(set, configs, data, differed, c => conf(set, c, p))
       ties.foreach(v => println(v.describe))
       val prefix = s"${set.pagePrefix}-sf${QuerySet.scaleFactorName(sf)}" +
         (if (p == SparkDefaultPartitions) "" else s"-p$p")
       writeCsv(outDir.resolve(s"$prefix.csv"), runs)
-      val page = new QueryBenchPage(set, runs, configs, doctorLines.toMap, ties)
+      val page = new QueryBenchPage(set, runs, configs, doctorLines.toMap, ties, interleave)
       val chart = drawChart(set, outDir, prefix, page, configs)
       val md = page.markdown(sf, reps, p, chart, prefix, notes(outDir, prefix))
       Files.writeString(outDir.resolve(s"$prefix.md"), md)
@@ -109,24 +112,39 @@ object QueryBench {
   /** Spark's default `spark.sql.shuffle.partitions`. */
   private[bench] val SparkDefaultPartitions = 200
 
-  /** One warm-up round, then `reps` rounds in which the configurations alternate. */
+  /**
+   * One warm-up round, then `reps` rounds; in each the configurations alternate as `interleave`
+   * says, their order reversed every other round so that none always runs first.
+   */
   private def runAll(
       set: QuerySet,
       configs: Seq[Config],
       reps: Int,
       partitions: Int,
       data: Path,
-      queries: Seq[String]): Seq[QueryRun] = {
+      queries: Seq[String],
+      interleave: Interleave): Seq[QueryRun] = {
     val runs = mutable.ArrayBuffer[QueryRun]()
     val reference = mutable.Map[String, Seq[String]]()
     doctorLines.clear()
     mismatched.clear()
-    for (rep <- 0 to reps; c <- configs) {
-      val rs = once(set, c, rep, partitions, data, queries, reference)
-      if (rep > 0) runs ++= rs
-      println(f"$partitions%d partitions, rep $rep%d ${c.name}%-16s ${rs.map(_.wall).sum}%7.2f s " +
-        f"${rs.map(_.written).sum / 1048576.0}%9.1f MiB" +
-        (if (rs.forall(_.resultOk)) "" else "  RESULT DIFFERS"))
+    for (rep <- 0 to reps) {
+      val order = if (rep % 2 == 0) configs else configs.reverse
+      val sessions = interleave match {
+        case Interleave.Session => order.map(c => (c, queries))
+        case Interleave.Query => for (q <- queries; c <- order) yield (c, Seq(q))
+      }
+      val round = sessions.flatMap { case (c, qs) =>
+        once(set, c, rep, partitions, data, qs, reference)
+      }
+      if (rep > 0) runs ++= round
+      for (c <- order) {
+        val rs = round.filter(_.config == c.name)
+        println(
+          f"$partitions%d partitions, rep $rep%d ${c.name}%-16s ${rs.map(_.wall).sum}%7.2f s " +
+            f"${rs.map(_.written).sum / 1048576.0}%9.1f MiB" +
+            (if (rs.forall(_.resultOk)) "" else "  RESULT DIFFERS"))
+      }
     }
     runs.toSeq
   }
@@ -168,8 +186,10 @@ object QueryBench {
         diagnoses.clear()
         val before = snapshot(totals)
         val t0 = System.nanoTime()
+        val cpu0 = processCpuNanos()
         val rows = set.run(spark, q)
         val wall = (System.nanoTime() - t0) / 1e9
+        val cpu = (processCpuNanos() - cpu0) / 1e9
         KaeSparkAccess.drainListeners(spark.sparkContext)
         val d = snapshot(totals).zip(before).map { case (a, b) => a - b }
         val ok = reference.getOrElseUpdate(q, rows) == rows
@@ -178,13 +198,24 @@ object QueryBench {
           mismatched += q
         }
         if (rep > 0) doctorLines((c.name, q)) = diagnoses.asScala.toSeq
-        QueryRun(c.name, rep, q, wall, d(0), d(1), d(2), d(3), d(4), ok)
+        QueryRun(c.name, rep, q, wall, cpu, d(0), d(1), d(2), d(3), d(4), ok)
       }
     }
   }
 
   /** The shuffle doctor's lines for each (configuration, query), from the last repetition. */
   private val doctorLines = mutable.Map[(String, String), Seq[String]]()
+
+  /**
+   * The CPU time of every thread of this JVM so far (tasks, the reader's decompression ahead, GC,
+   * the JIT): on local[2] it tells whether a shuffle saved work even when the wall time of a query
+   * that waits on one long task does not move.
+   */
+  private def processCpuNanos(): Long =
+    java.lang.management.ManagementFactory.getOperatingSystemMXBean match {
+      case os: com.sun.management.OperatingSystemMXBean => os.getProcessCpuTime
+      case _ => 0L
+    }
 
   private def snapshot(t: ShuffleTotals): Seq[Long] = Seq(
     t.bytesWritten.get,
@@ -194,9 +225,20 @@ object QueryBench {
     t.gcMillis.get)
 
   private def writeCsv(path: Path, runs: Seq[QueryRun]): Unit = {
-    val header = "config,rep,query,wall,written,read,raw,calls,gcMs,resultOk"
+    val header = "config,rep,query,wall,cpu,written,read,raw,calls,gcMs,resultOk"
     val lines = runs.map(r =>
-      Seq(r.config, r.rep, r.query, r.wall, r.written, r.read, r.raw, r.calls, r.gcMs, r.resultOk)
+      Seq(
+        r.config,
+        r.rep,
+        r.query,
+        r.wall,
+        r.cpu,
+        r.written,
+        r.read,
+        r.raw,
+        r.calls,
+        r.gcMs,
+        r.resultOk)
         .mkString(","))
     Files.write(path, (header +: lines).asJava)
   }

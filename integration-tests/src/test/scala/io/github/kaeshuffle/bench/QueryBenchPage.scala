@@ -29,7 +29,8 @@ class QueryBenchPage(
     runs: Seq[QueryRun],
     configs: Seq[Config],
     doctorLines: Map[(String, String), Seq[String]],
-    ties: Seq[TieCheck.Verdict]) {
+    ties: Seq[TieCheck.Verdict],
+    interleave: Interleave) {
 
   /** The queries that ran, in the set's order. */
   val queries: Seq[String] = set.queryNames.filter(q => runs.exists(_.query == q))
@@ -54,8 +55,7 @@ class QueryBenchPage(
       (if (partitions == SparkDefaultPartitions) "Spark's default" else "Spark's default is 200") +
       s"; AQE on), ${set.provenance}" +
       set.sessionSettings.map { case (k, v) => s", `$k=$v`" }.mkString +
-      "; the configurations alternate within each repetition, one session each running the " +
-      s"queries in order; one warm-up round then $reps timed repetitions. Every query's rows are " +
+      s"; ${alternation}; one warm-up round then $reps timed repetitions. Every query's rows are " +
       s"checked equal to the first configuration's (below, any that differed). Every query of every run: [$prefix.csv]" +
       s"($prefix.csv).\n\n"
     sb ++= MachineInfo.describe()
@@ -69,11 +69,22 @@ class QueryBenchPage(
     sb.toString
   }
 
+  private def alternation: String = interleave match {
+    case Interleave.Session =>
+      "the configurations alternate within each repetition (their order reversed every other " +
+        "one), one session each running the queries in order"
+    case Interleave.Query =>
+      "the configurations alternate query by query within each repetition (their order " +
+        "reversed every other one), each query in a session of its own after an untimed " +
+        "warm-up query, so that a pair's two runs lie seconds apart"
+  }
+
   private def command(sfText: String, reps: Int, partitions: Int): String = {
     val named =
       (if (configs == Configs) "" else s" -Dbench.configs=${configs.map(_.name).mkString(",")}") +
         (if (queries.size == set.queryNames.size) ""
-         else s" -Dbench.queries=${queries.mkString(",")}")
+         else s" -Dbench.queries=${queries.mkString(",")}") +
+        (if (interleave == Interleave.Session) "" else s" -Dbench.interleave=${interleave.name}")
     s"mvn -B -pl integration-tests -am -Pbench-${set.pagePrefix.toLowerCase(Locale.ROOT)} " +
       s"verify -Dbench.sf=$sfText -Dbench.reps=$reps$named -Dbench.partitions=$partitions"
   }
@@ -81,18 +92,22 @@ class QueryBenchPage(
   private def totalsTable(sb: StringBuilder): Unit = {
     sb ++= s"## Totals (the sum of the ${queries.size} query times)\n\n"
     sb ++= s"| config | total s, median (min-max) | vs $Baseline, median of paired ratios " +
-      s"(min-max) | written MiB | written vs $Baseline | codec calls/MiB | results |\n" +
-      "|---|---:|---:|---:|---:|---:|---|\n"
+      s"(min-max) | CPU s, median | CPU vs $Baseline, paired | written MiB | " +
+      s"written vs $Baseline | codec calls/MiB | results |\n" +
+      "|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
     val baseWritten = written(Baseline)
     for (c <- configs) {
       val mine = runs.filter(_.config == c.name)
       val t = totals(c.name).values.toSeq
       val ratios = pairedRatio(c.name)
+      val cpu = totals(c.name, _.cpu).values.toSeq
+      val cpuRatios = pairedRatio(c.name, _.cpu)
       val bytes = written(c.name)
       val raw = mine.map(_.raw).sum.toDouble
       val calls = mine.map(_.calls).sum.toDouble
       sb ++= s"| ${c.name} | ${fmt(median(t), "%.1f")} (${range(t, "%.1f")}) | " +
         s"${fmt(median(ratios), "%.3f")}x (${range(ratios, "%.3f")}) | " +
+        s"${fmt(median(cpu), "%.1f")} | ${fmt(median(cpuRatios), "%.3f")}x | " +
         s"${fmt(bytes / 1048576.0, "%.1f")} | ${fmt(bytes / baseWritten, "%.3f")}x | " +
         s"${if (calls > 0) fmt(calls / (raw / 1048576.0), "%.1f") else "-"} | " +
         s"${results(mine)} |\n"
@@ -155,10 +170,10 @@ class QueryBenchPage(
   /** The median over repetitions of the shuffle bytes `c` wrote for the queries. */
   private def written(c: String): Double = median(totals(c, _.written.toDouble).values.toSeq)
 
-  /** Per repetition, `c`'s total / the baseline's total in the same repetition. */
-  private def pairedRatio(c: String): Seq[Double] = {
-    val base = totals(Baseline)
-    totals(c).toSeq.sortBy(_._1).flatMap { case (rep, t) => base.get(rep).map(t / _) }
+  /** Per repetition, `c`'s total of `f` / the baseline's total in the same repetition. */
+  private def pairedRatio(c: String, f: QueryRun => Double = _.wall): Seq[Double] = {
+    val base = totals(Baseline, f)
+    totals(c, f).toSeq.sortBy(_._1).flatMap { case (rep, t) => base.get(rep).map(t / _) }
   }
 
   private def fmt(v: Double, f: String) =
