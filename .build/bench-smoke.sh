@@ -13,8 +13,9 @@ run -Pbench -Dbench.size=tiny -Dbench.reps=1 -Dbench.workloads=sort,lda-edges,sq
   -Dbench.configs=all "-Dbench.out=$out"
 run -Pbench-tpch -Dbench.sf=0.01 -Dbench.reps=1 -Dbench.queries=q1,q3,q18 \
   "-Dbench.tpchData=$out/tpch-data" "-Dbench.out=$out"
+# TPC-DS with the configurations alternating query by query, TPC-H above by whole passes.
 run -Pbench-tpcds -Dbench.sf=0.01 -Dbench.reps=1 -Dbench.queries=q5,q14a,q47 \
-  "-Dbench.tpcdsData=$out/tpcds-data" "-Dbench.out=$out"
+  -Dbench.interleave=query "-Dbench.tpcdsData=$out/tpcds-data" "-Dbench.out=$out"
 run -Pbench-partitions -Dbench.partitions=200,2000 -Dbench.reps=1 -Dbench.rows=200000 \
   "-Dbench.out=$out"
 # The cluster benchmark makes network namespaces, so it needs root, as NetnsClusterSuite does.
