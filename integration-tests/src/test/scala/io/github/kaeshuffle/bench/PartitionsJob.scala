@@ -84,12 +84,7 @@ object PartitionsJob {
       direct.stop()
       val gcMs = ManagementFactory.getGarbageCollectorMXBeans.asScala
         .map(_.getCollectionTime).sum
-      // CPU of every thread (tasks, driver, GC): on 2 busy cores it is the time less the noise
-      // of a shared host, whose stolen cycles show in the wall time only.
-      val cpu = ManagementFactory.getOperatingSystemMXBean match {
-        case os: com.sun.management.OperatingSystemMXBean => os.getProcessCpuTime / 1e9
-        case _ => Double.NaN
-      }
+      val cpu = ProcessCpu.seconds()
       println(s"RESULT wall=$wall groups=${counts.getLong(0)} rows=${counts.getLong(1)} " +
         s"rss=${peakRss()} heapAfterGc=${afterGc.peak} direct=${direct.peak} gcMs=$gcMs cpu=$cpu " +
         s"taskCpu=${tasks.run.get / 1e9} deserializeCpu=${tasks.deserialize.get / 1e9} " +

@@ -186,10 +186,10 @@ object QueryBench {
         diagnoses.clear()
         val before = snapshot(totals)
         val t0 = System.nanoTime()
-        val cpu0 = processCpuNanos()
+        val cpu0 = ProcessCpu.seconds()
         val rows = set.run(spark, q)
         val wall = (System.nanoTime() - t0) / 1e9
-        val cpu = (processCpuNanos() - cpu0) / 1e9
+        val cpu = ProcessCpu.seconds() - cpu0
         KaeSparkAccess.drainListeners(spark.sparkContext)
         val d = snapshot(totals).zip(before).map { case (a, b) => a - b }
         val ok = reference.getOrElseUpdate(q, rows) == rows
@@ -205,17 +205,6 @@ object QueryBench {
 
   /** The shuffle doctor's lines for each (configuration, query), from the last repetition. */
   private val doctorLines = mutable.Map[(String, String), Seq[String]]()
-
-  /**
-   * The CPU time of every thread of this JVM so far (tasks, the reader's decompression ahead, GC,
-   * the JIT): on local[2] it tells whether a shuffle saved work even when the wall time of a query
-   * that waits on one long task does not move.
-   */
-  private def processCpuNanos(): Long =
-    java.lang.management.ManagementFactory.getOperatingSystemMXBean match {
-      case os: com.sun.management.OperatingSystemMXBean => os.getProcessCpuTime
-      case _ => 0L
-    }
 
   private def snapshot(t: ShuffleTotals): Seq[Long] = Seq(
     t.bytesWritten.get,
