@@ -101,13 +101,10 @@ public final class Workloads {
           buffer.clear();
           next = 0;
           long docId = (long) slice * documents + doc++;
-          TreeMap<Integer, Integer> bag = new TreeMap<>();
-          for (int i = 50 + r.nextInt(150); i > 0; i--) {
-            bag.merge(corpus.sampleRank(r), 1, Integer::sum);
-          }
-          bag.forEach(
-              (word, count) ->
-                  buffer.add(new Tuple2<>(word, new Tuple3<>(docId, word, (double) count))));
+          document(r, corpus)
+              .forEach(
+                  (word, count) ->
+                      buffer.add(new Tuple2<>(word, new Tuple3<>(docId, word, (double) count))));
         }
         return next < buffer.size();
       }
@@ -120,6 +117,15 @@ public final class Workloads {
         return buffer.get(next++);
       }
     };
+  }
+
+  /** A document of 50 to 199 words as a bag of words: word rank to its count. */
+  public static TreeMap<Integer, Integer> document(Random r, TextCorpus corpus) {
+    TreeMap<Integer, Integer> bag = new TreeMap<>();
+    for (int i = 50 + r.nextInt(150); i > 0; i--) {
+      bag.merge(corpus.sampleRank(r), 1, Integer::sum);
+    }
+    return bag;
   }
 
   private static <T> Iterator<T> generate(long count, Supplier<T> next) {

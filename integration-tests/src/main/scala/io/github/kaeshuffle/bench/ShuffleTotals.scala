@@ -27,6 +27,10 @@ class ShuffleTotals extends SparkListener {
   val gcMillis = new AtomicLong
   val peakExecutionMemory = new AtomicLong
 
+  /** Bytes spilled: as they were in memory, and as written to disk. */
+  val memoryBytesSpilled = new AtomicLong
+  val diskBytesSpilled = new AtomicLong
+
   /** Bytes read from push-merged blocks (push-based shuffle), remote and local. */
   val mergedBytesRead = new AtomicLong
 
@@ -51,6 +55,8 @@ class ShuffleTotals extends SparkListener {
       }
       gcMillis.addAndGet(m.jvmGCTime)
       peakExecutionMemory.accumulateAndGet(m.peakExecutionMemory, math.max)
+      memoryBytesSpilled.addAndGet(m.memoryBytesSpilled)
+      diskBytesSpilled.addAndGet(m.diskBytesSpilled)
       // Only a task of a KAE shuffle has them; Spark's own runs need not load our classes.
       if (e.taskInfo.accumulables.exists(_.name.exists(_.startsWith("kae.shuffle")))) {
         for ((name, v) <- KaeSparkAccess.kaeCounts(e.taskInfo)) {

@@ -52,11 +52,11 @@ object WorkloadJobs {
       size: Workloads.Size,
       slices: Int,
       seed: Long = 42L): Digest = name match {
-    case "sort" => sort(spark, size, slices, seed)
-    case "wordcount" => wordcount(spark, size, slices, seed)
+    case "sort" => sort(spark, size.linesPerSlice, slices, seed)
+    case "wordcount" => wordcount(spark, size.linesPerSlice, slices, seed)
     case "kmeans" => kmeans(spark, size, slices, seed)
     case "lda-edges" => ldaEdges(spark, size, slices, seed)
-    case "sql-join" => sqlJoin(spark, size, slices, seed)
+    case "sql-join" => sqlJoin(spark, size.linesPerSlice.toLong * slices, slices, seed)
     case "groupby-skew" => groupBySkew(spark, size, slices, seed)
     case "groupby-skew-sql" => groupBySkewSql(spark, size, slices, seed)
     case "incompressible" => incompressible(spark, size, slices, seed)
@@ -92,23 +92,25 @@ object WorkloadJobs {
     Digest(parts.map(_._2).sum, hash, rdd.take(3).map(String.valueOf).toSeq)
   }
 
-  private def slicesRdd(spark: SparkSession, slices: Int): RDD[Int] =
+  private[workloads] def slicesRdd(spark: SparkSession, slices: Int): RDD[Int] =
     spark.sparkContext.parallelize(0 until slices, slices)
 
-  def sortRecords(
+  private def sortRecords(
       spark: SparkSession,
-      size: Workloads.Size,
+      linesPerSlice: Int,
       slices: Int,
       seed: Long): RDD[(String, String)] =
-    slicesRdd(spark, slices).flatMap(i => Workloads.sort(seed, i, size.linesPerSlice).asScala)
+    slicesRdd(spark, slices).flatMap(i => Workloads.sort(seed, i, linesPerSlice).asScala)
       .map(t => (t._1, t._2))
 
-  def sort(spark: SparkSession, size: Workloads.Size, slices: Int, seed: Long): Digest =
-    ordered(sortRecords(spark, size, slices, seed).sortByKey(numPartitions = slices))
+  /** `sort`: the text's lines by key, into as many partitions as input slices. */
+  def sort(spark: SparkSession, linesPerSlice: Int, slices: Int, seed: Long): Digest =
+    ordered(sortRecords(spark, linesPerSlice, slices, seed).sortByKey(numPartitions = slices))
 
-  def wordcount(spark: SparkSession, size: Workloads.Size, slices: Int, seed: Long): Digest =
+  /** `wordcount`: each word's count in the text. */
+  def wordcount(spark: SparkSession, linesPerSlice: Int, slices: Int, seed: Long): Digest =
     unordered(slicesRdd(spark, slices)
-      .flatMap(i => Workloads.lines(seed, i, size.linesPerSlice).asScala)
+      .flatMap(i => Workloads.lines(seed, i, linesPerSlice).asScala)
       .flatMap(_.split(' ')).map(w => (w, 1L)).reduceByKey(_ + _))
 
   /** Lloyd's k-means (k = 5, 3 iterations) on 20-dimensional points from a Gaussian mixture. */
@@ -173,8 +175,7 @@ object WorkloadJobs {
       })
 
   /** A fact table joined with a dimension table 1/30 its size, no broadcast, then grouped. */
-  def sqlJoin(spark: SparkSession, size: Workloads.Size, slices: Int, seed: Long): Digest = {
-    val facts = size.linesPerSlice.toLong * slices
+  def sqlJoin(spark: SparkSession, facts: Long, slices: Int, seed: Long): Digest = {
     val dims = math.max(1L, facts / 30)
     val df = spark.range(0, facts, 1, slices)
       .selectExpr("id", s"pmod(hash(id, $seed), $dims) AS dim", "pmod(hash(id, 7), 1000) AS amount")

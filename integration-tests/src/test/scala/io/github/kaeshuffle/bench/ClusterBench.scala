@@ -14,7 +14,6 @@
 package io.github.kaeshuffle.bench
 
 import java.io.File
-import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 
 import scala.collection.mutable
@@ -167,7 +166,7 @@ object ClusterBench {
       w: Workload,
       expected: mutable.Map[String, Seq[(String, Seq[String])]]): Run = {
     val bytes0 = cluster.linkBytes()
-    val cpu0 = cpuSeconds()
+    val cpu0 = MachineCpu.seconds()
     val report = cluster.submit(
       s"bench-$rate-$rep-${c.name}-${w.name}",
       conf(cluster, c, w),
@@ -183,7 +182,7 @@ object ClusterBench {
       w.name,
       w.seconds(report),
       cluster.linkBytes() - bytes0,
-      cpuSeconds() - cpu0,
+      MachineCpu.seconds() - cpu0,
       differed(results, expected.getOrElseUpdate(w.name, results), w.name)
     )
     println(f"[cluster-bench] $rate rep $rep ${c.name}%-10s ${w.name}%-14s ${run.seconds}%7.2f s " +
@@ -247,11 +246,4 @@ object ClusterBench {
   private def benchConf(cluster: NetnsCluster): Map[String, String] =
     cluster.sparkConf("auto") - "spark.shuffle.kae.codec" - "spark.shuffle.manager" -
       "spark.sql.shuffle.partitions" + ("spark.driver.memory" -> "1536m")
-
-  /** The machine's busy CPU seconds so far (/proc/stat: all but idle and iowait). */
-  private def cpuSeconds(): Double = {
-    val cpu = new String(Files.readAllBytes(Paths.get("/proc/stat")), StandardCharsets.US_ASCII)
-      .linesIterator.next().split("\\s+").drop(1).map(_.toLong)
-    (cpu.sum - cpu(3) - cpu(4)) / 100.0
-  }
 }

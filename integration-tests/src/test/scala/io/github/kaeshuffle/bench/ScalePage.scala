@@ -1,0 +1,219 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.bench
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path}
+import java.util.Locale
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.bench.ScaleBench.Run
+import io.github.kaeshuffle.it.NodeShape
+import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder, XYChartBuilder}
+import org.knowm.xchart.BitmapEncoder.BitmapFormat
+
+/**
+ * ScaleBench's results in `out`: `scale.csv` (every run), `README.md` (per shape and workload at
+ * each size, every configuration's medians against Spark's lz4 shuffle) and per shape a chart of
+ * the time against Spark's lz4 and, for workloads measured at several sizes, one of the time per
+ * GB against the size. A run replaces the cells (shape, workload, size) it measured and keeps
+ * the others, each with its commit and date; `notes.md` beside them is shown after the shapes.
+ */
+object ScalePage {
+  private val Baseline = "spark-lz4"
+  private val Columns = "shape,workload,bytes,config,rep,seconds,cpu_seconds,peak_rss_bytes," +
+    "spilled_disk_bytes,disk_read_bytes,disk_written_bytes,shuffle_written_bytes,result_ok,commit,date"
+
+  def write(out: Path, runs: Seq[Run], args: Array[String]): Unit = {
+    Files.createDirectories(out)
+    val csv = out.resolve("scale.csv")
+    val measured = runs.map(cell).toSet
+    val all = read(csv).filterNot(r => measured(cell(r))) ++ runs
+    val lines = Columns +: all.map(r =>
+      Seq(
+        r.shape,
+        r.workload,
+        r.bytes,
+        r.config,
+        r.rep,
+        r.seconds,
+        r.cpuSeconds,
+        r.peakRss,
+        r.spilled,
+        r.diskRead,
+        r.diskWritten,
+        r.shuffleWritten,
+        r.resultOk,
+        r.commit,
+        r.date
+      )
+        .mkString(","))
+    Files.write(csv, lines.asJava)
+    val charts =
+      all.map(_.shape).distinct.flatMap(s => drawCharts(out, s, all.filter(_.shape == s)))
+    val notes = Some(out.resolve("notes.md")).filter(Files.exists(_)).map(Files.readString)
+    Files.write(
+      out.resolve("README.md"),
+      page(all, args, charts, notes).getBytes(StandardCharsets.UTF_8))
+  }
+
+  private def cell(r: Run): (String, String, Long) = (r.shape, r.workload, r.bytes)
+
+  private def read(csv: Path): Seq[Run] =
+    if (!Files.exists(csv)) Nil
+    else Files.readAllLines(csv).asScala.drop(1).filter(_.nonEmpty).map(_.split(",", -1)).map {
+      f =>
+        Run(
+          f(0),
+          f(1),
+          f(2).toLong,
+          f(3),
+          f(4).toInt,
+          f(5).toDouble,
+          f(6).toDouble,
+          f(7).toLong,
+          f(8).toLong,
+          f(9).toLong,
+          f(10).toLong,
+          f(11).toLong,
+          f(12).toBoolean,
+          f(13),
+          f(14)
+        )
+    }.toSeq
+
+  /** `320m`, `3.2g`: a size in the study's units (powers of 1000). */
+  def size(bytes: Long): String =
+    if (bytes >= 1000000000L) "%sg".formatLocal(Locale.ROOT, trim(bytes / 1e9))
+    else "%sm".formatLocal(Locale.ROOT, trim(bytes / 1e6))
+
+  private def trim(v: Double): String =
+    BigDecimal(v).setScale(2, BigDecimal.RoundingMode.HALF_UP).bigDecimal.stripTrailingZeros
+      .toPlainString
+
+  private def median(v: Seq[Double]): Double = Harness.median(v)
+
+  private def mib(v: Double): String = "%.0f".formatLocal(Locale.ROOT, v / 1048576.0)
+
+  private def f2(v: Double): String =
+    if (v.isNaN || v.isInfinite) "-" else "%.2f".formatLocal(Locale.ROOT, v)
+
+  private def med(rs: Seq[Run])(f: Run => Double): Double = median(rs.map(f))
+
+  private def page(
+      all: Seq[Run],
+      args: Array[String],
+      charts: Seq[String],
+      notes: Option[String]): String = {
+    val sb = new StringBuilder("# The study's workloads, sizes and node shapes\n\n")
+    sb ++= "Made by `mvn -B -pl integration-tests -am -Pbench-scale verify` (as root; class " +
+      "`io.github.kaeshuffle.bench.ScaleBench`), this page's last run with " +
+      s"`${args.drop(1).mkString(" ")}` (shapes, workload@size, repetitions, configurations); " +
+      "each table names the commits and dates of its runs. Every run: [scale.csv](scale.csv). " +
+      s"Each run is a `spark-submit` in `${ScaleBench.Master}` (two executors of 1 core and " +
+      "2 GB, as in the study), the configurations in turn, their order rotated from one " +
+      "repetition to the next; medians with (min-max). Results are checked against the first " +
+      "configuration's: digests equal, MLlib's values within a relative " +
+      s"${ScaleBench.Tolerance}. `kae-kaezip` runs on the KAEzip cost model (simulated, not " +
+      "hardware: 50 us per request, 2 contexts, and the model's own zlib work on the CPU, which " +
+      "hardware would not spend).\n\n"
+    sb ++= MachineInfo.describe()
+    sb ++= "\n## Shapes (for the 2 cores of a run)\n\n| shape | disk | link (cluster runs) | memory " +
+      "cgroup |\n|---|---:|---:|---:|\n| host | this machine's disk | - | none |\n"
+    for (s <- NodeShape.Presets) {
+      sb ++= "| %s | %.1f MB/s | %s | %.1f GiB + 2 GiB |\n".formatLocal(
+        Locale.ROOT,
+        s.name,
+        s.diskRate(2) / 1e6,
+        s.linkRate(2),
+        s.memoryPerSlot * 2 / (1024.0 * 1024 * 1024))
+    }
+    sb ++= "\n"
+    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
+    charts.foreach(c => sb ++= s"![$c]($c)\n\n")
+    for (shape <- all.map(_.shape).distinct) {
+      sb ++= s"## $shape\n\n"
+      val here = all.filter(_.shape == shape)
+      for ((w, bytes) <- here.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2)))
+        sb ++= table(here.filter(r => r.workload == w && r.bytes == bytes), w, bytes)
+    }
+    sb.toString
+  }
+
+  private def table(rs: Seq[Run], w: String, bytes: Long): String = {
+    val sb = new StringBuilder(s"### $w@${size(bytes)}\n\n")
+    val when = rs.map(r => s"${r.commit} ${r.date}").distinct.mkString(", ")
+    val reps = rs.map(_.rep).distinct.size
+    sb ++= s"$reps repetition(s); $when" +
+      (if (rs.forall(_.resultOk)) "; every result equal." else "; **SOME RESULTS DIFFERED**.") +
+      "\n\n| config | time s | vs lz4 | CPU s | peak RSS MiB | vs lz4 | spilled MiB | disk " +
+      "written MiB | disk read MiB | shuffle MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    val base = rs.filter(_.config == Baseline)
+    for (c <- rs.map(_.config).distinct) {
+      val cs = rs.filter(_.config == c)
+      val t = cs.map(_.seconds)
+      sb ++= s"| $c | ${f2(median(t))} (${f2(t.min)}-${f2(t.max)}) | " +
+        s"${f2(median(t) / med(base)(_.seconds))} | ${f2(med(cs)(_.cpuSeconds))} | " +
+        s"${mib(med(cs)(_.peakRss.toDouble))} | " +
+        s"${f2(med(cs)(_.peakRss.toDouble) / med(base)(_.peakRss.toDouble))} | " +
+        s"${mib(med(cs)(_.spilled.toDouble))} | ${mib(med(cs)(_.diskWritten.toDouble))} | " +
+        s"${mib(med(cs)(_.diskRead.toDouble))} | ${mib(med(cs)(_.shuffleWritten.toDouble))} |\n"
+    }
+    sb ++= "\n"
+    sb.toString
+  }
+
+  private def drawCharts(out: Path, shape: String, rs: Seq[Run]): Seq[String] = {
+    val items = rs.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2))
+    val labels = items.map { case (w, b) => s"$w@${size(b)}" }
+    val ratio = new CategoryChartBuilder().width(1000).height(460)
+      .title(s"$shape: time / Spark's lz4 time").xAxisTitle("workload@size")
+      .yAxisTitle("ratio (lower is better)").build()
+    ratio.getStyler.setXAxisLabelRotation(20)
+    for (c <- rs.map(_.config).distinct.filter(_ != Baseline)) {
+      val ys = items.map { case (w, b) =>
+        def at(cfg: String) =
+          med(rs.filter(r => r.workload == w && r.bytes == b && r.config == cfg))(_.seconds)
+        val v = at(c) / at(Baseline)
+        Double.box(if (v.isNaN || v.isInfinite) 0.0 else v)
+      }
+      ratio.addSeries(c, labels.asJava, ys.asJava)
+    }
+    val files = Seq.newBuilder[String]
+    if (!ratio.getSeriesMap.isEmpty) files += save(out, ratio, s"$shape-time-ratio.png")
+    for (w <- items.map(_._1).distinct if items.count(_._1 == w) > 1) {
+      val sizes = items.filter(_._1 == w).map(_._2)
+      val chart = new XYChartBuilder().width(1000).height(460)
+        .title(s"$shape, $w: seconds per GB of input against the input's size")
+        .xAxisTitle("input GB").yAxisTitle("seconds per GB").build()
+      for (c <- rs.map(_.config).distinct) {
+        val ys = sizes.map(b =>
+          med(rs.filter(r => r.workload == w && r.bytes == b && r.config == c))(_.seconds) /
+            (b / 1e9))
+        chart.addSeries(c, sizes.map(b => Double.box(b / 1e9)).asJava, ys.map(Double.box).asJava)
+      }
+      files += save(out, chart, s"$shape-$w-per-gb.png")
+    }
+    files.result()
+  }
+
+  private def save(
+      out: Path,
+      chart: org.knowm.xchart.internal.chartpart.Chart[_, _],
+      name: String): String = {
+    BitmapEncoder.saveBitmap(chart, out.resolve(name).toString, BitmapFormat.PNG)
+    name
+  }
+}
