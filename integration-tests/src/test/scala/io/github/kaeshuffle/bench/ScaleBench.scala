@@ -97,8 +97,13 @@ object ScaleBench {
       NodeShape.unavailable.foreach(why => sys.error(s"no node shape here: $why"))
       NodeShape.clean()
     }
-    val runs = shapes.flatMap(s => onShape(s, items, reps, configs, work))
-    ScalePage.write(out, runs, args)
+    // The page after every run: a long run stopped halfway keeps what it measured.
+    val done = scala.collection.mutable.ArrayBuffer[Run]()
+    for (s <- shapes) onShape(s, items, reps, configs, work) { r =>
+      done += r
+      ScalePage.write(out, done.toSeq, args)
+    }
+    val runs = done.toSeq
     if (runs.exists(!_.resultOk)) sys.error("Some run gave other results than the first: above.")
   }
 
@@ -113,7 +118,7 @@ object ScaleBench {
       items: Seq[Item],
       reps: Int,
       configs: Seq[Config],
-      work: Path): Seq[Run] = {
+      work: Path)(measured: Run => Unit): Unit = {
     Files.createDirectories(work)
     // Room for the largest input about three times over: shuffle files, spills, a map output's copy.
     val diskMib = math.max(2048L, items.map(_.bytes).max * 3 / (1L << 20))
@@ -125,7 +130,7 @@ object ScaleBench {
         item <- items
         rep <- 1 to reps
         c <- rotate(configs, rep)
-      } yield once(name, host, item, rep, c, work)
+      } measured(once(name, host, item, rep, c, work))
     } finally host.foreach(_.close())
   }
 
