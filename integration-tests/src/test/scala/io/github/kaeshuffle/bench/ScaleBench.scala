@@ -23,6 +23,8 @@ import io.github.kaeshuffle.codec.KaeZipModel
 import io.github.kaeshuffle.it.{NodeShape, Sessions, ShapedHost, Submit}
 import io.github.kaeshuffle.workloads.MllibJobs
 
+import org.apache.spark.network.util.JavaUtils
+
 /**
  * The study's workloads at its sizes on the study's node shapes (docs/benchmarks/scale): for each
  * shape (`host`: this machine as it is; a [[NodeShape]] preset or explicit figures), each
@@ -42,10 +44,10 @@ object ScaleBench {
   val Tolerance = 1e-6
 
   val Master = "local-cluster[2,1,2048]"
-  private val Cores = 2
+  val Cores = 2
 
   /** The driver's heap and what the JVMs beside the executors take: outside the shape's slots. */
-  private val OtherBytes = 2L << 30
+  val OtherBytes: Long = 2L << 30
 
   private val kaezip = {
     val base = Harness.kae("kaezip", "spark-lz4")
@@ -153,7 +155,7 @@ object ScaleBench {
     val (report, peakRss) = submit(host, item, c, localDir, work)
     val io = BlockIo.now(device) - io0
     val cpu = MachineCpu.seconds() - cpu0
-    deleteTree(localDir)
+    JavaUtils.deleteRecursively(localDir.toFile)
     val ok = sameResult(report, expected.getOrElseUpdate((shape, item), report), item.workload)
     val seconds = report.seconds(item.workload)
     println(f"[scale-bench] $shape%-14s ${item.label}%-16s rep $rep ${c.name}%-11s $seconds%8.2f s " +
@@ -249,9 +251,4 @@ object ScaleBench {
           .find(_.startsWith("VmRSS:")).map(_.split("\\s+")(1).toLong * 1024).getOrElse(0L)
       } catch { case _: java.io.IOException => 0L } // ended between the listing and the read
     }.sum
-
-  private def deleteTree(p: Path): Unit =
-    if (Files.exists(p)) {
-      Files.walk(p).sorted(java.util.Comparator.reverseOrder()).forEach(f => Files.delete(f))
-    }
 }

@@ -33,6 +33,7 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat
  */
 object ScalePage {
   private val Baseline = "spark-lz4"
+  private val GiB = 1024.0 * 1024 * 1024
   private val Columns = "shape,workload,bytes,config,rep,seconds,cpu_seconds,peak_rss_bytes," +
     "spilled_disk_bytes,disk_read_bytes,disk_written_bytes,shuffle_written_bytes,result_ok,commit,date"
 
@@ -130,15 +131,17 @@ object ScalePage {
       "hardware: 50 us per request, 2 contexts, and the model's own zlib work on the CPU, which " +
       "hardware would not spend).\n\n"
     sb ++= MachineInfo.describe()
-    sb ++= "\n## Shapes (for the 2 cores of a run)\n\n| shape | disk | link (cluster runs) | memory " +
+    val cores = ScaleBench.Cores
+    sb ++= s"\n## Shapes (for the $cores cores of a run)\n\n| shape | disk | link (cluster runs) | memory " +
       "cgroup |\n|---|---:|---:|---:|\n| host | this machine's disk | - | none |\n"
     for (s <- NodeShape.Presets) {
-      sb ++= "| %s | %.1f MB/s | %s | %.1f GiB + 2 GiB |\n".formatLocal(
+      sb ++= "| %s | %.1f MB/s | %s | %.1f GiB + %.0f GiB |\n".formatLocal(
         Locale.ROOT,
         s.name,
-        s.diskRate(2) / 1e6,
-        s.linkRate(2),
-        s.memoryPerSlot * 2 / (1024.0 * 1024 * 1024))
+        s.diskRate(cores) / 1e6,
+        s.linkRate(cores),
+        s.memoryPerSlot * cores / GiB,
+        ScaleBench.OtherBytes / GiB)
     }
     sb ++= "\n"
     notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")

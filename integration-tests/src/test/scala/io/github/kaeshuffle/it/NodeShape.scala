@@ -165,8 +165,7 @@ object NodeShape {
       cores,
       Paths.get(fields("mount")),
       Paths.get(fields("cgroup")),
-      fields("device"),
-      memory)
+      fields("device"))
   }
 }
 
@@ -180,8 +179,7 @@ final class ShapedHost private[it] (
     val cores: Int,
     val mount: Path,
     val procs: Path,
-    val device: String,
-    val memoryLimit: Long)
+    val device: String)
   extends AutoCloseable {
   private val hook = new Thread(() => close())
   Runtime.getRuntime.addShutdownHook(hook)
