@@ -56,10 +56,17 @@ object ScaleBench {
       "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"))
   }
 
-  /** Spark's lz4 and zstd, ours by default and with lz4, and `kaezip` on the cost model. */
+  /**
+   * Spark's lz4 and zstd, ours by default, with lz4 and with zstd level 1 pinned (auto's choice
+   * before it followed the bound), and `kaezip` on the cost model.
+   */
   val Configs: Seq[Config] =
     Harness.AllConfigs.filter(c => Set("spark-lz4", "spark-zstd")(c.name)) ++
-      Seq(Harness.kae("auto", "spark-lz4"), Harness.kae("lz4", "spark-lz4"), kaezip)
+      Seq(
+        Harness.kae("auto", "spark-lz4"),
+        Harness.kae("lz4", "spark-lz4"),
+        Harness.kae("zstd", "spark-lz4"),
+        kaezip)
 
   /** What a run asks for: a workload at an input size in bytes. */
   case class Item(workload: String, bytes: Long) {

@@ -144,9 +144,16 @@ object NodeShape {
   /**
    * Makes `shape` for a test host of `cores` cores under `dir`: a disk of `diskMib` MiB at the
    * shape's rate, and a memory cgroup of the cores' share plus `otherBytes` (the JVMs that hold
-   * no executor slot: a driver, local-cluster's master and workers).
+   * no executor slot: a driver, local-cluster's master and workers). `dirtyBytes` replaces the
+   * shape's dirty-page bound, for tests whose few MiB must meet it.
    */
-  def up(shape: NodeShape, cores: Int, dir: Path, diskMib: Long, otherBytes: Long): ShapedHost = {
+  def up(
+      shape: NodeShape,
+      cores: Int,
+      dir: Path,
+      diskMib: Long,
+      otherBytes: Long,
+      dirtyBytes: Option[Long] = None): ShapedHost = {
     unavailable.foreach(why => throw new IllegalStateException(s"no node shape here: $why"))
     val memory = shape.memoryPerSlot * cores + otherBytes
     val (code, out) = script(
@@ -156,8 +163,9 @@ object NodeShape {
       dir.toString,
       shape.diskRate(cores).toString,
       memory.toString,
-      shape.dirtyBytes(cores).toString,
-      diskMib.toString)
+      dirtyBytes.getOrElse(shape.dirtyBytes(cores)).toString,
+      diskMib.toString
+    )
     require(code == 0, s"node-shape.sh up ${shape.name} failed:\n$out")
     val fields = out.linesIterator.map(_.split(" ", 2)).collect { case Array(k, v) => k -> v }.toMap
     new ShapedHost(

@@ -26,9 +26,10 @@ import java.util.Locale;
  */
 public enum CodecKind {
   /**
-   * The best available: KAEzip hardware, else zstd (fastest and smallest of the software codecs on
-   * every workload measured, docs/native-codec.md), else libdeflate, else native zlib, else java.
-   * Readers decode every format, so hosts that chose differently read each other's blocks.
+   * The ladder {@link Codecs#ladder} builds: its first step is the cheapest that serves (KAEzip
+   * hardware, else lz4, then the software deflate backends), its later ones zstd at levels 1 and 3;
+   * the writer moves each shuffle between them by what bounds its map tasks. Readers decode every
+   * format, so hosts and tasks that chose differently read each other's blocks.
    */
   AUTO("auto", CodecFormat.DEFLATE, 9) {
     @Override
@@ -141,7 +142,7 @@ public enum CodecKind {
   public List<CodecKind> candidates() {
     switch (this) {
       case AUTO:
-        return Arrays.asList(KAEZIP, ZSTD, LIBDEFLATE, ZLIB, JAVA);
+        return Arrays.asList(KAEZIP, LZ4, ZSTD, LIBDEFLATE, ZLIB, JAVA);
       case KAEZIP:
       case LIBDEFLATE:
         return Arrays.asList(this, ZLIB, JAVA);

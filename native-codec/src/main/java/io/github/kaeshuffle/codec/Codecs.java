@@ -133,6 +133,35 @@ public final class Codecs {
     return new Selection(codec, o.codec(), reason);
   }
 
+  /** The zstd levels above {@code auto}'s first step, for disks and links that are the bound. */
+  private static final int[] STRONGER_LEVELS = {1, 3};
+
+  /**
+   * The codecs a writer may move between, cheapest first: for {@code auto} the codec {@link
+   * #select} chooses, then zstd at {@link #STRONGER_LEVELS} (when zstd-jni is there); for a codec
+   * asked for by name, that codec alone.
+   */
+  public static List<BlockCodec> ladder(CodecOptions o) throws CodecException {
+    List<BlockCodec> ladder = new ArrayList<>();
+    ladder.add(select(o).codec());
+    if (o.codec() != CodecKind.AUTO) {
+      return ladder;
+    }
+    for (int level : STRONGER_LEVELS) {
+      List<String> notes = new ArrayList<>();
+      BlockCodec zstd =
+          openOrNote(
+              CodecKind.ZSTD,
+              CodecOptions.builder().codec(CodecKind.ZSTD).level(level).build(),
+              notes);
+      boolean first = zstd != null && ladder.get(0).name().equals(zstd.name());
+      if (zstd != null && !(first && ladder.get(0).level() >= level)) {
+        ladder.add(zstd);
+      }
+    }
+    return ladder;
+  }
+
   /** A candidate, or null with the reason noted: its backend, or its Java library, is missing. */
   private static BlockCodec openOrNote(CodecKind kind, CodecOptions o, List<String> notes)
       throws CodecException {

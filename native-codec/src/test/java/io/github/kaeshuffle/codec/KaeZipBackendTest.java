@@ -20,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,7 +120,7 @@ class KaeZipBackendTest {
   }
 
   @Test
-  void autoPrefersKaezipThenZstd() throws Exception {
+  void autoStartsAtKaezipThenLz4AndClimbsToZstd() throws Exception {
     CodecOptions withStandIn = TestCodecs.kaezipStandIn().toBuilder().codec(CodecKind.AUTO).build();
     assertEquals(CodecKind.KAEZIP.id(), Codecs.select(withStandIn).codec().name());
     CodecOptions noKae =
@@ -127,8 +130,19 @@ class KaeZipBackendTest {
             .kaezipSkipHardwareCheck(true)
             .build();
     Codecs.Selection s = Codecs.select(noKae);
-    assertEquals(CodecKind.ZSTD.id(), s.codec().name());
+    assertEquals(CodecKind.LZ4.id(), s.codec().name());
     assertTrue(s.reason().contains("kaezip not used"), s.reason());
+    List<String> ladder = new ArrayList<>();
+    for (BlockCodec c : Codecs.ladder(noKae)) {
+      ladder.add(c.name() + " " + c.level());
+    }
+    assertEquals(Arrays.asList("lz4 1", "zstd 1", "zstd 3"), ladder);
+    List<BlockCodec> hardware = Codecs.ladder(withStandIn);
+    assertEquals(CodecKind.KAEZIP.id(), hardware.get(0).name());
+    assertEquals(3, hardware.size());
+    List<BlockCodec> pinned = Codecs.ladder(noKae.toBuilder().codec(CodecKind.ZSTD).build());
+    assertEquals(1, pinned.size());
+    assertEquals(CodecKind.ZSTD.id(), pinned.get(0).name());
   }
 
   @Test

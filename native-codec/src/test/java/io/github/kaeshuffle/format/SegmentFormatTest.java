@@ -213,6 +213,32 @@ class SegmentFormatTest {
     assertArrayEquals(expect.toByteArray(), readAll(all.toByteArray(), null));
   }
 
+  /**
+   * One segment whose frames each come from another codec, as when an encoder of another step of
+   * auto's ladder wrote part of it: every reader decodes each frame by the format it names.
+   */
+  @Test
+  void oneSegmentOfFramesFromEveryCodecReadsWhole() throws IOException {
+    List<BlockCodec> codecs = TestCodecs.all();
+    byte[] data = TestCodecs.data("text", codecs.size() * 2 * BLOCK + 77, 9);
+    SegmentIndexBuilder index = new SegmentIndexBuilder();
+    ByteBuffer frames = ByteBuffer.allocate(2 * data.length + 64 * codecs.size());
+    int block = 0;
+    for (int off = 0; off < data.length; off += BLOCK, block++) {
+      ByteBuffer raw = ByteBuffer.wrap(data, off, Math.min(BLOCK, data.length - off));
+      try (BlockEncoder e = new BlockEncoder(codecs.get(block % codecs.size()))) {
+        index.encode(e, raw, frames);
+      }
+    }
+    ByteArrayOutputStream seg = new ByteArrayOutputStream();
+    seg.write(frames.array(), 0, frames.position());
+    index.writeIndex(seg);
+    for (BlockCodec reader : codecs) {
+      assertArrayEquals(data, readAll(seg.toByteArray(), reader), "read with " + reader.name());
+    }
+    assertArrayEquals(data, readAll(seg.toByteArray(), null), "default decoders");
+  }
+
   /** Any single corrupted byte anywhere in a segment is caught; so is any truncation. */
   @Test
   void everySingleByteCorruptionAndTruncationIsDetected() throws IOException {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 
 import io.github.kaeshuffle.codec.{BlockCodec, Codecs, KaeZipPreflight}
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
+import io.github.kaeshuffle.writer.LadderEncoders
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.shuffle._
@@ -117,17 +118,22 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
 
   /**
    * The executor's encoders, reused by its map tasks instead of one native compressor per task
-   * (on KAEzip a session each, bounded by `kaezip.maxSessions`); twice the cores stay idle at most.
+   * (on KAEzip a session each, bounded by `kaezip.maxSessions`); twice the cores stay idle at most
+   * per step of the codec ladder, which `auto` moves each shuffle along (CodecPolicy).
    */
   private lazy val encoders = {
     encodersMade.set(true)
-    new EncoderPool(
-      codec,
-      writerSettings.probeIncompressible,
-      writerSettings.hardwareMinBlock,
-      2 * Runtime.getRuntime.availableProcessors(),
-      sessionBound,
-      ioEncryptionKey)
+    new LadderEncoders(
+      Codecs.ladder(settings.codecOptions),
+      (c: BlockCodec) =>
+        new EncoderPool(
+          c,
+          writerSettings.probeIncompressible,
+          writerSettings.hardwareMinBlock,
+          2 * Runtime.getRuntime.availableProcessors(),
+          sessionBound,
+          ioEncryptionKey)
+    )
   }
   private val encodersMade = new AtomicBoolean(false)
 
@@ -247,6 +253,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   }
 
   override def unregisterShuffle(shuffleId: Int): Boolean = {
+    if (encodersMade.get) encoders.forget(shuffleId)
     Option(kaeMapIds.remove(shuffleId)).foreach { ids =>
       ids.synchronized {
         ids.iterator.foreach(id => shuffleBlockResolver.removeDataByMap(shuffleId, id))

@@ -80,6 +80,11 @@ private[spark] object KaeStageSummaryListener {
           (if (t(WriteParkedBytes) > 0) {
              s", ${mib(t(WriteParkedBytes))} raw parked on disk to bound the buffers"
            } else "") +
+          (if (t(WriteStrongerRawBytes) > 0) {
+             s", ${mib(t(WriteStrongerRawBytes))} raw (" +
+               f"${100.0 * t(WriteStrongerRawBytes) / math.max(1L, t(WriteRawBytes))}%.0f%%) " +
+               "with a stronger codec, auto's choice where the disk bounds the map tasks"
+           } else "") +
           (if (t(WriteProbedRawBlocks) > 0) {
              s" (${t(WriteProbedRawBlocks)} judged incompressible, without a codec call)"
            } else "") + software(t(WriteSoftwareBlocks)) +

@@ -114,6 +114,7 @@ private[spark] object KaeShuffleMetrics {
   val ReadMappedBytes = Prefix + "read.mappedBytes"
   val ReadFileReadBytes = Prefix + "read.fileReadBytes"
   val WriteParkedBytes = Prefix + "write.parkedBytes"
+  val WriteStrongerRawBytes = Prefix + "write.strongerRawBytes"
   val ReadInPlaceBytes = Prefix + "read.inPlaceBytes"
   val ReadCopiedBytes = Prefix + "read.copiedBytes"
   // The shuffle doctor's links (ShuffleDoctor), besides the codec times above.
@@ -155,7 +156,8 @@ private[spark] object KaeShuffleMetrics {
     ReadSessions,
     ReadSessionWaitNanos,
     ReadFileReadBytes,
-    WriteParkedBytes
+    WriteParkedBytes,
+    WriteStrongerRawBytes
   )
 
   private val Places: Map[String, Int] = Names.zipWithIndex.toMap

@@ -139,7 +139,8 @@ private[spark] object ShuffleCounts {
     WriteSessionWaitNanos -> s.sessionWaitNanos(),
     WriteSerializeNanos -> report.serializeNanos,
     WriteDiskNanos -> report.diskNanos,
-    WriteParkedBytes -> report.parkedBytes
+    WriteParkedBytes -> report.parkedBytes,
+    WriteStrongerRawBytes -> report.strongerRawBytes
   ))
 
   /** A reduce task's counts: its decoders' statistics and where its bytes came from. */

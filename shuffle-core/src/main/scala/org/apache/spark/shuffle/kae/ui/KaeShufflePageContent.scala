@@ -113,6 +113,8 @@ private[spark] class KaeShufflePageContent(store: KVStore, stageLink: (Int, Int)
       <thead><tr>
         <th>Stage</th><th>Tasks</th><th>Raw written</th><th>Stored</th><th>Ratio</th>
         <th>Codec calls (write)</th><th>Per call</th><th>Blocks stored raw</th>
+        <th title="raw bytes auto wrote with zstd because the disk bounded the map tasks">
+          Raw by a stronger codec</th>
         <th>Hardware requests</th><th>Software blocks</th><th>Raw read</th>
         <th>Codec calls (read)</th><th>Window waits</th><th>Bound by</th>
         <th class="sorttable_nosort">Where the tasks' time went</th>
@@ -136,7 +138,7 @@ private[spark] class KaeShufflePageContent(store: KVStore, stageLink: (Int, Int)
       <td>{ratio(t(WriteRawBytes), t(WriteStoredBytes))}</td>
       {count(t, WriteCodecCalls)}
       <td>{perCall(t(WriteRawBytes), t(WriteCodecCalls))}</td>
-      {count(t, WriteStoredRawBlocks)}
+      {count(t, WriteStoredRawBlocks)}{bytes(t, WriteStrongerRawBytes)}
       <td data-name="hardwareRequests">{t(WriteHardwareRequests) + t(ReadHardwareRequests)}</td>
       <td data-name="softwareBlocks">{software}</td>
       {bytes(t, ReadRawBytes)}{count(t, ReadCodecCalls)}

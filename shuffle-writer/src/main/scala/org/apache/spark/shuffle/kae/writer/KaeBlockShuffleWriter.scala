@@ -19,7 +19,12 @@ import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
 import io.github.kaeshuffle.format.BlockEncoder
-import io.github.kaeshuffle.writer.{BufferSizes, PartitionedBlockBuffer, PartitionStreams}
+import io.github.kaeshuffle.writer.{
+  BufferSizes,
+  LadderEncoders,
+  PartitionedBlockBuffer,
+  PartitionStreams
+}
 
 import org.apache.spark.{ShuffleDependency, SparkEnv}
 import org.apache.spark.scheduler.MapStatus
@@ -57,6 +62,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   private val numPartitions = dep.partitioner.numPartitions
   private var buffer: PartitionedBlockBuffer = _
   private var memory: WriterMemory = _
+  private var lease: LadderEncoders.Lease = _
   private var encoder: BlockEncoder = _
   private var stopping = false
   private var mapStatus: MapStatus = _
@@ -65,7 +71,10 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   /** The doctor's serialization link, less the codec and disk time nested in it. */
   private var serialize: RecordSample = _
 
-  /** Time in Spark's map output streams and commit: the doctor's disk link, with the frame file's. */
+  /**
+   * Time in Spark's map output streams and commit: with the frame file's, the disk time the codec
+   * policy and the doctor's disk link see.
+   */
   private var outputNanos = 0L
   private var diskNanos = 0L
   private var parkedBytes = 0L
@@ -84,7 +93,8 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   }
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
-    encoder = encoders.borrow()
+    lease = encoders.borrow(dep.shuffleId)
+    encoder = lease.encoder()
     memory = new WriterMemory(context.taskMemoryManager(), settings.maxMemory)
     val blockManager = SparkEnv.get.blockManager
     buffer = new PartitionedBlockBuffer(
@@ -188,22 +198,19 @@ private[spark] class KaeBlockShuffleWriter[K, V](
   }
 
   /**
-   * Partition streams of Spark's map output writer, timed and checksummed like Spark's; with the
-   * doctor on, the time in them (opening, writing, closing) is the output's disk time.
+   * Partition streams of Spark's map output writer, timed and checksummed like Spark's; the time in
+   * them (opening, writing, closing) is the output's disk time.
    */
   private class OutputStreams(writer: ShuffleMapOutputWriter, checksums: Array[Checksum])
     extends PartitionStreams {
     private var partitionWriter: ShufflePartitionWriter = _
-    private var raw: OutputStream = _
+    private var raw: TimedOutputStream = _
 
     override def open(partition: Int): OutputStream = {
       val t = System.nanoTime()
       partitionWriter = writer.getPartitionWriter(partition)
-      raw = partitionWriter.openStream()
-      if (doctor) {
-        raw = new TimedOutputStream(raw)
-        outputNanos += System.nanoTime() - t
-      }
+      raw = new TimedOutputStream(partitionWriter.openStream())
+      outputNanos += System.nanoTime() - t
       val timed = new TimeTrackingOutputStream(writeMetrics, raw)
       if (checksums.nonEmpty) new CheckedOutputStream(timed, checksums(partition)) else timed
     }
@@ -211,10 +218,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     override def close(partition: Int, stream: OutputStream): Unit = {
       stream.flush()
       raw.close()
-      raw match {
-        case t: TimedOutputStream => outputNanos += t.nanos()
-        case _ =>
-      }
+      outputNanos += raw.nanos()
       writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)
     }
   }
@@ -235,13 +239,15 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         buffer = null
       }
       if (encoder != null) {
+        val stronger = if (lease.stronger()) encoder.stats().rawBytes() else 0L
         val report =
-          if (serialize == null) WriteReport(0L, 0L, parkedBytes)
-          else WriteReport(serialize.estimate(), diskNanos + outputNanos, parkedBytes)
+          if (serialize == null) WriteReport(0L, 0L, parkedBytes, stronger)
+          else WriteReport(serialize.estimate(), diskNanos + outputNanos, parkedBytes, stronger)
         try onStats(encoder.stats(), report)
         finally {
-          encoders.giveBack(encoder)
+          encoders.giveBack(lease, diskNanos + outputNanos)
           encoder = null
+          lease = null
         }
       }
       writeMetrics.incWriteTime(System.nanoTime() - start)

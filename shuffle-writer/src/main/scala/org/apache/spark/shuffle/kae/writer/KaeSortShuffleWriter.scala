@@ -51,10 +51,10 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
   private var mapStatus: MapStatus = _
   private var partitionLengths: Array[Long] = _
 
-  /** Time in the partition streams and the commit (the doctor's disk link). */
+  /** Time in the partition streams and the commit: the codec policy's and the doctor's disk time. */
   private var diskNanos = 0L
 
-  /** The partition stream being written, timed when the doctor is on. */
+  /** The partition stream being written, timed. */
   private var timedDisk: TimedOutputStream = _
 
   override def write(records: Iterator[Product2[K, V]]): Unit = {
@@ -62,7 +62,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     sorter = s
     s.insertAll(records)
 
-    val encoder = encoders.borrow()
+    val lease = encoders.borrow(dep.shuffleId)
+    val encoder = lease.encoder()
     // The doctor's serialization link, less the codec and disk time nested in it.
     val serialize =
       if (doctor) {
@@ -74,12 +75,13 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       writeSorted(s, encoder, serialize)
     } finally {
       try {
+        val stronger = if (lease.stronger()) encoder.stats().rawBytes() else 0L
         onStats(
           encoder.stats(),
-          if (serialize == null) WriteReport.None
-          else WriteReport(serialize.estimate(), diskNanos, 0L))
+          if (serialize == null) WriteReport(0L, 0L, 0L, stronger)
+          else WriteReport(serialize.estimate(), diskNanos, 0L, stronger))
       } finally {
-        encoders.giveBack(encoder)
+        encoders.giveBack(lease, diskNanos)
       }
     }
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
@@ -127,8 +129,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
     val opened = partitionWriter.openStream()
     diskNanos += System.nanoTime() - t0
-    timedDisk = if (serialize == null) null else new TimedOutputStream(opened)
-    val partitionStream = if (timedDisk == null) opened else timedDisk
+    timedDisk = new TimedOutputStream(opened)
+    val partitionStream = timedDisk
     var records = 0L
     try {
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
@@ -148,10 +150,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       sink.flush()
     } finally {
       partitionStream.close()
-      if (timedDisk != null) {
-        diskNanos += timedDisk.nanos()
-        timedDisk = null
-      }
+      diskNanos += timedDisk.nanos()
+      timedDisk = null
     }
     writeMetrics.incRecordsWritten(records)
     writeMetrics.incBytesWritten(partitionWriter.getNumBytesWritten)

@@ -14,8 +14,8 @@
 package org.apache.spark.shuffle.kae
 package writer
 
-import io.github.kaeshuffle.format.{BlockStats, EncoderPool}
-import io.github.kaeshuffle.writer.WriterSettings
+import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.writer.{LadderEncoders, WriterSettings}
 
 import org.apache.spark.TaskContext
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter
@@ -26,7 +26,8 @@ import org.apache.spark.util.AccumulatorV2
  * What either map-side writer is given besides its shuffle: which map output it writes, for which
  * task, where Spark's metrics and files go, how to write, and where its statistics go.
  *
- * @param encoders the executor's encoders: a task borrows one and gives it back when it stops
+ * @param encoders the executor's encoders: a task borrows one of the codec its shuffle's policy
+ *     chooses and gives it back, with its disk time, when it stops
  * @param sqlDataSize Spark SQL's data-size metric when the shuffle's serializer is SQL's row
  *     serializer: its rows are then written without the serializer's streams ([[SqlRowWriter]])
  * @param doctor measure the shuffle doctor's serialization and disk links (in [[WriteReport]])
@@ -39,7 +40,7 @@ private[spark] case class MapTask(
     writeMetrics: ShuffleWriteMetricsReporter,
     executorComponents: ShuffleExecutorComponents,
     settings: WriterSettings,
-    encoders: EncoderPool,
+    encoders: LadderEncoders,
     sqlDataSize: Option[AccumulatorV2[Long, Long]],
     doctor: Boolean,
     onStats: (BlockStats, WriteReport) => Unit)

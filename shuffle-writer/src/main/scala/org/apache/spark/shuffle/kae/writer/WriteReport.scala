@@ -16,7 +16,8 @@ package writer
 
 /**
  * What a map task's writer reports besides the codec's statistics: the shuffle doctor's
- * serialization and disk links (zero when the doctor is off) and the raw bytes it parked on disk.
+ * serialization and disk links (zero when the doctor is off), the raw bytes it parked on disk
+ * and those auto's ladder wrote with a stronger codec.
  *
  * @param serializeNanos serializing records into block buffers (estimated from sampled records:
  *     [[io.github.kaeshuffle.diagnostics.RecordSample]]; the upstream's time, which for a blocking
@@ -24,9 +25,11 @@ package writer
  * @param diskNanos writing spills and the map output, committing it (exact, codec calls left out)
  * @param parkedBytes raw bytes the block writer parked in its frame file to keep its large buffers
  *     within spark.shuffle.kae.writer.largeBufferMemory (each written and read back once)
+ * @param strongerRawBytes raw bytes written with a codec above the first step of auto's ladder
+ *     (all of the task's, or none: a task keeps the codec it started with)
  */
-private[spark] case class WriteReport(serializeNanos: Long, diskNanos: Long, parkedBytes: Long)
-
-private[spark] object WriteReport {
-  val None: WriteReport = WriteReport(0L, 0L, 0L)
-}
+private[spark] case class WriteReport(
+    serializeNanos: Long,
+    diskNanos: Long,
+    parkedBytes: Long,
+    strongerRawBytes: Long = 0L)

@@ -1,0 +1,82 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.it
+
+import java.nio.file.{Files, Path}
+
+import io.github.kaeshuffle.workloads.{ScaleJobs, WorkloadJobs}
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.SparkConf
+
+/**
+ * `auto` follows what bounds the map tasks: the same sort (8 map tasks of 6 MiB of text each,
+ * local[2]) stays on the cheap codec on this host as it is, and moves to zstd on a disk as slow
+ * per core as the study's Kunpeng node's, with the results of Spark's own shuffle both times.
+ * The dirty-page bound is 8 MiB there, so that this job's few MiB meet the disk and not only the
+ * page cache, as a node's shuffle of many GB does.
+ */
+class AutoCodecSuite extends AnyFunSuite {
+  private val MiB = 1L << 20
+  private val Slices = 8
+  private val Stronger = "kae.shuffle.write.strongerRawBytes"
+  private val Raw = "kae.shuffle.write.rawBytes"
+  private def lines: Int = (6 * MiB / ScaleJobs.bytesPerLine).toInt
+
+  private def conf(codec: Option[String], localDirs: Option[Path]): SparkConf = {
+    val c = Sessions.conf(codec, Sessions.Kryo, "local[2]")
+      .set("spark.shuffle.kae.blockSize", "256k")
+      .set("spark.shuffle.kae.doctor.enabled", "true")
+    localDirs.foreach(d => c.set("spark.local.dir", Files.createTempDirectory(d, "local").toString))
+    c
+  }
+
+  private def run(c: SparkConf): (WorkloadJobs.Digest, Map[String, Long]) =
+    Sessions.withSession(c) { spark =>
+      val totals = new KaeCountTotals(spark)
+      val digest = WorkloadJobs.sort(spark, lines, Slices, 7L)
+      (digest, totals.totals())
+    }
+
+  private lazy val expected = run(conf(None, None))._1
+
+  private def describe(t: Map[String, Long]): String = {
+    val stored = math.max(1L, t("kae.shuffle.write.storedBytes"))
+    val disk = t("kae.shuffle.write.diskNanos").toDouble / stored
+    f"${t(Raw) / 1e6}%.1f MB raw, ${t(Stronger) / 1e6}%.1f MB of it with a stronger codec, " +
+      f"${stored / 1e6}%.1f MB stored, disk $disk%.2f ns per stored byte"
+  }
+
+  test("on this host as it is, auto keeps the cheap codec and gives Spark's results") {
+    val (digest, t) = run(conf(Some("auto"), None))
+    info(describe(t))
+    assert(digest == expected)
+    assert(t(Raw) >= Slices * 5 * MiB)
+    assert(t(Stronger) == 0, describe(t))
+  }
+
+  test("on a disk as slow as the Kunpeng node's, auto moves to zstd and gives Spark's results") {
+    NodeShape.unavailable.foreach(why => cancel(s"no node shape here: $why"))
+    NodeShape.clean()
+    val dir = Files.createTempDirectory("auto-codec-suite")
+    val host = NodeShape.up(NodeShape.KunpengStudy, 2, dir, 256, 512 * MiB, Some(8 * MiB))
+    val (digest, t) =
+      try run(conf(Some("auto"), Some(host.mount)))
+      finally host.close()
+    info(describe(t))
+    assert(digest == expected)
+    // The first tasks, two at once, start on lz4 before any task has measured the disk.
+    assert(t(Stronger) >= t(Raw) / 2, describe(t))
+  }
+}

@@ -1,0 +1,179 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.writer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Which step of the codec ladder the next map task of one shuffle on this executor uses. The
+ * stage's map tasks run at the pace of the codec and the disk on their own thread, so each step is
+ * priced per raw byte as its codec time (with its share of decompression) plus its stored bytes
+ * times what a stored byte costs on the disk ({@link DiskCost}); the cheapest step wins once it is
+ * {@link #MARGIN} cheaper than the current one. A step that has not run yet is priced by its
+ * reference figures relative to a step that has ({@link CodecStep}); choosing it measures it.
+ *
+ * <p>Deterministic: the same steps and the same sequence of measurements give the same choices.
+ * Thread-safe: tasks of the shuffle record concurrently.
+ */
+public final class CodecPolicy {
+  /** How much cheaper another step must be estimated to be before the shuffle moves to it. */
+  static final double MARGIN = 0.10;
+
+  /** Raw bytes a step must have written recently before its own figures are trusted. */
+  static final long LEAST_BYTES = 1L << 20;
+
+  private final List<CodecStep> steps;
+  private final DiskCost disk;
+
+  /** Per step: codec nanoseconds per raw byte. */
+  private final DecayedRate[] encode;
+
+  /** Per step: stored bytes per raw byte (as a rate, bytes for nanoseconds). */
+  private final DecayedRate[] stored;
+
+  private int current;
+  private String why;
+
+  /** A policy starting at the step the disk's known cost and the references favour (else 0). */
+  public CodecPolicy(List<CodecStep> steps, DiskCost disk) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("A codec ladder needs at least one step.");
+    }
+    this.steps = new ArrayList<>(steps);
+    this.disk = disk;
+    this.encode = new DecayedRate[steps.size()];
+    this.stored = new DecayedRate[steps.size()];
+    for (int i = 0; i < encode.length; i++) {
+      encode[i] = new DecayedRate();
+      stored[i] = new DecayedRate();
+    }
+    this.current = disk.covers(LEAST_BYTES) ? cheapest() : 0;
+    this.why =
+        current == 0
+            ? "the ladder's first step"
+            : "the disk's cost on this executor (" + figures() + ")";
+  }
+
+  /** The step the next map task uses. */
+  public synchronized int step() {
+    return current;
+  }
+
+  /** That step's name and why it is the one, for logs and the doctor. */
+  public synchronized String describe() {
+    return steps.get(current).name() + ": " + why;
+  }
+
+  /**
+   * Adds a map task's measurements, taken with {@code step}: its raw and stored bytes, codec time
+   * and disk time. Returns the new choice and its reason when this moved the shuffle to another
+   * step.
+   */
+  public synchronized Optional<String> record(
+      int step, long rawBytes, long storedBytes, long codecNanos, long diskNanos) {
+    if (rawBytes <= 0) {
+      return Optional.empty();
+    }
+    encode[step].add(codecNanos, rawBytes);
+    stored[step].add(storedBytes, rawBytes);
+    disk.add(diskNanos, storedBytes);
+    if (!encode[current].covers(LEAST_BYTES)) {
+      return Optional.empty();
+    }
+    int best = cheapest();
+    if (best == current || cost(best) >= (1 - MARGIN) * cost(current)) {
+      return Optional.empty();
+    }
+    String from = steps.get(current).name();
+    why =
+        "estimated "
+            + perByte(cost(best))
+            + " against "
+            + perByte(cost(current))
+            + " for "
+            + from
+            + " ("
+            + figures()
+            + ")";
+    current = best;
+    return Optional.of(from + " -> " + describe());
+  }
+
+  private int cheapest() {
+    int best = current;
+    for (int s = 0; s < steps.size(); s++) {
+      if (cost(s) < cost(best)) {
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  /** Nanoseconds per raw byte that step s costs the stage. */
+  double cost(int s) {
+    CodecStep step = steps.get(s);
+    return encodeNanos(s) * (1 + step.decodeShare()) + storedRatio(s) * disk.nanosPerByte();
+  }
+
+  private double encodeNanos(int s) {
+    if (encode[s].covers(LEAST_BYTES)) {
+      return encode[s].perByte();
+    }
+    int m = measured();
+    double reference = steps.get(s).encodeNanosPerByte();
+    return m < 0 ? reference : encode[m].perByte() * reference / steps.get(m).encodeNanosPerByte();
+  }
+
+  private double storedRatio(int s) {
+    if (stored[s].covers(LEAST_BYTES)) {
+      return stored[s].perByte();
+    }
+    int m = measured();
+    double reference = steps.get(s).storedRatio();
+    return m < 0 ? reference : stored[m].perByte() * reference / steps.get(m).storedRatio();
+  }
+
+  /** The step references are scaled from: the current one when measured, else the first that is. */
+  private int measured() {
+    if (encode[current].covers(LEAST_BYTES)) {
+      return current;
+    }
+    for (int s = 0; s < encode.length; s++) {
+      if (encode[s].covers(LEAST_BYTES)) {
+        return s;
+      }
+    }
+    return -1;
+  }
+
+  private String figures() {
+    StringBuilder b =
+        new StringBuilder("disk " + perByte(disk.nanosPerByte()) + " per stored byte");
+    for (int s = 0; s < steps.size(); s++) {
+      b.append("; ")
+          .append(steps.get(s).name())
+          .append(encode[s].covers(LEAST_BYTES) ? " measured " : " estimated ")
+          .append(perByte(encodeNanos(s)))
+          .append(String.format(Locale.ROOT, " stores %.2f", storedRatio(s)));
+    }
+    return b.toString();
+  }
+
+  private static String perByte(double nanos) {
+    return String.format(Locale.ROOT, "%.2f ns/B", nanos);
+  }
+}

@@ -1,0 +1,146 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.writer;
+
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.format.BlockEncoder;
+import io.github.kaeshuffle.format.BlockStats;
+import io.github.kaeshuffle.format.EncoderPool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The executor's encoders for its map tasks, one pool per step of the codec ladder (a pinned codec
+ * is a ladder of one step), with a {@link CodecPolicy} per shuffle that picks the step each task
+ * borrows from. A task gives its encoder back with its disk time, and the policy learns from it;
+ * when a shuffle moves to another step, the executor log says so once with why. Thread-safe.
+ */
+public final class LadderEncoders implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LadderEncoders.class);
+
+  private final List<BlockCodec> codecs;
+  private final List<CodecStep> steps = new ArrayList<>();
+  private final Function<BlockCodec, EncoderPool> poolOf;
+  private final EncoderPool[] pools;
+  private final DiskCost disk = new DiskCost();
+  private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
+
+  /**
+   * @param codecs the ladder, cheapest first
+   * @param poolOf makes a step's pool, when the first task borrows from it
+   */
+  public LadderEncoders(List<BlockCodec> codecs, Function<BlockCodec, EncoderPool> poolOf) {
+    if (codecs.isEmpty()) {
+      throw new IllegalArgumentException("A codec ladder needs at least one codec.");
+    }
+    this.codecs = new ArrayList<>(codecs);
+    this.poolOf = poolOf;
+    this.pools = new EncoderPool[codecs.size()];
+    for (BlockCodec c : codecs) {
+      steps.add(CodecStep.of(c));
+    }
+  }
+
+  /** One task's encoder, the step it came from, and the policy it reports to. */
+  public static final class Lease {
+    private final BlockEncoder encoder;
+    private final int shuffleId;
+    private final int step;
+    private final CodecPolicy policy;
+
+    Lease(BlockEncoder encoder, int shuffleId, int step, CodecPolicy policy) {
+      this.encoder = encoder;
+      this.shuffleId = shuffleId;
+      this.step = step;
+      this.policy = policy;
+    }
+
+    public BlockEncoder encoder() {
+      return encoder;
+    }
+
+    /** Whether the encoder is of a step above the ladder's first: a stronger codec. */
+    public boolean stronger() {
+      return step > 0;
+    }
+  }
+
+  /** An encoder of the step shuffle {@code shuffleId}'s policy chooses now. */
+  public Lease borrow(int shuffleId) throws CodecException {
+    CodecPolicy policy = policy(shuffleId);
+    int step = policy.step();
+    return new Lease(pool(step).borrow(), shuffleId, step, policy);
+  }
+
+  /**
+   * Takes the encoder back after its owner read its statistics, and tells the policy what the task
+   * measured: the encoder's bytes and codec time, and {@code diskNanos}, the task's time in its
+   * disk writes.
+   */
+  public void giveBack(Lease lease, long diskNanos) {
+    BlockStats s = lease.encoder.stats();
+    Optional<String> moved =
+        lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), diskNanos);
+    moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));
+    pool(lease.step).giveBack(lease.encoder);
+  }
+
+  /** The step shuffle {@code shuffleId} uses now and why, or null before its first task here. */
+  public String choice(int shuffleId) {
+    CodecPolicy p = policies.get(shuffleId);
+    return p == null ? null : p.describe();
+  }
+
+  /** Forgets an unregistered shuffle's policy. */
+  public void forget(int shuffleId) {
+    policies.remove(shuffleId);
+  }
+
+  private CodecPolicy policy(int shuffleId) {
+    return policies.computeIfAbsent(shuffleId, id -> new CodecPolicy(steps, disk));
+  }
+
+  private synchronized EncoderPool pool(int step) {
+    if (pools[step] == null) {
+      pools[step] = poolOf.apply(codecs.get(step));
+    }
+    return pools[step];
+  }
+
+  /** Encoders created so far by every step's pool: the native compressors opened. */
+  public synchronized long created() {
+    long n = 0;
+    for (EncoderPool p : pools) {
+      n += p == null ? 0 : p.created();
+    }
+    return n;
+  }
+
+  /** Closes every step's idle encoders; those still lent are closed when they come back. */
+  @Override
+  public synchronized void close() {
+    for (EncoderPool p : pools) {
+      if (p != null) {
+        p.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.writer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The codec policy on recorded measurements: map tasks of 8 MiB whose codec and disk times are what
+ * the lz4 / zstd figures of this machine's codec benchmark and the node shapes' disks give.
+ */
+class CodecPolicyTest {
+  private static final long MIB = 1L << 20;
+  private static final long TASK = 8 * MIB;
+  private static final List<CodecStep> LADDER =
+      Arrays.asList(
+          new CodecStep("lz4 level 1", 1.8, 0.78, 0.17),
+          new CodecStep("zstd level 1", 2.7, 0.51, 0.3),
+          new CodecStep("zstd level 3", 5.3, 0.47, 0.25));
+
+  /** One map task on a step: its codec's time and stored bytes, its disk's time per stored byte. */
+  private static Optional<String> task(
+      CodecPolicy p, double encodeNsPerByte, double storedRatio, double diskNsPerStoredByte) {
+    int step = p.step();
+    long stored = (long) (TASK * storedRatio);
+    return p.record(
+        step, TASK, stored, (long) (TASK * encodeNsPerByte), (long) (stored * diskNsPerStoredByte));
+  }
+
+  /** The steps chosen over tasks whose figures each step has on the given disk. */
+  private static List<Integer> run(CodecPolicy p, int tasks, double[][] figures, double disk) {
+    List<Integer> chosen = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      double[] f = figures[p.step()];
+      task(p, f[0], f[1], disk);
+      chosen.add(p.step());
+    }
+    return chosen;
+  }
+
+  /** ns/B and stored ratio per step as measured on sort-like data. */
+  private static final double[][] SORT = {{1.8, 0.78}, {2.7, 0.51}, {5.3, 0.47}};
+
+  @Test
+  void staysOnTheCheapStepWhenThePageCacheTakesTheWrites() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    assertEquals(0, p.step());
+    // A copy into the page cache: about 0.4 ns per byte.
+    List<Integer> chosen = run(p, 20, SORT, 0.4);
+    assertTrue(chosen.stream().allMatch(s -> s == 0), chosen.toString());
+  }
+
+  @Test
+  void climbsWhenTheDiskIsTheBoundAndSaysWhy() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    // The Kunpeng node per core: 5.9 MB/s, 170 ns per byte.
+    Optional<String> moved = task(p, 1.8, 0.78, 170);
+    assertTrue(moved.isPresent());
+    assertTrue(moved.get().startsWith("lz4 level 1 -> zstd level 3"), moved.get());
+    assertTrue(moved.get().contains("disk 170.00 ns/B"), moved.get());
+    assertTrue(p.describe().startsWith("zstd level 3: estimated"), p.describe());
+    List<Integer> chosen = run(p, 10, SORT, 170);
+    assertTrue(chosen.stream().allMatch(s -> s == 2), chosen.toString());
+  }
+
+  @Test
+  void aMiddlingDiskStopsAtTheMiddleStep() {
+    // The x86 node per core, 33 MB/s: about 30 ns per byte.
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    List<Integer> chosen = run(p, 10, SORT, 12);
+    assertEquals(1, (int) chosen.get(chosen.size() - 1), chosen.toString());
+  }
+
+  @Test
+  void goesBackDownWhenTheDiskStopsBeingTheBound() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    run(p, 5, SORT, 170);
+    assertEquals(2, p.step());
+    List<Integer> later = run(p, 30, SORT, 0.4);
+    assertEquals(0, (int) later.get(later.size() - 1), later.toString());
+  }
+
+  @Test
+  void aStepThatMeasuresWorseThanItsReferenceIsLeft() {
+    // Data zstd barely shrinks: zstd's measurements replace its reference and the shuffle returns.
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    double[][] noGain = {{1.8, 0.78}, {2.7, 0.77}, {5.3, 0.77}};
+    List<Integer> chosen = run(p, 12, noGain, 6);
+    assertEquals(0, (int) chosen.get(chosen.size() - 1), chosen.toString());
+  }
+
+  @Test
+  void theSameMeasurementsGiveTheSameChoices() {
+    double[] disks = {0.4, 0.5, 40, 170, 160, 3, 0.4, 0.3, 90, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4};
+    List<Integer> first = new ArrayList<>();
+    List<Integer> second = new ArrayList<>();
+    for (List<Integer> out : Arrays.asList(first, second)) {
+      CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+      for (double d : disks) {
+        out.addAll(run(p, 1, SORT, d));
+      }
+    }
+    assertEquals(first, second);
+  }
+
+  @Test
+  void tasksTooSmallToTrustMoveNothing() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    assertFalse(p.record(0, 4096, 3000, 7000, 3000 * 170L).isPresent());
+    assertEquals(0, p.step());
+    assertFalse(p.record(0, 0, 0, 0, 0).isPresent());
+  }
+
+  @Test
+  void aNewShuffleStartsWhereTheExecutorsDiskPointsAt() {
+    DiskCost disk = new DiskCost();
+    run(new CodecPolicy(LADDER, disk), 4, SORT, 170);
+    CodecPolicy next = new CodecPolicy(LADDER, disk);
+    assertEquals(2, next.step());
+    assertTrue(next.describe().contains("the disk's cost on this executor"), next.describe());
+    assertEquals(0, new CodecPolicy(LADDER, new DiskCost()).step());
+  }
+
+  @Test
+  void aLadderOfOneStepNeverMoves() {
+    CodecPolicy p = new CodecPolicy(LADDER.subList(0, 1), new DiskCost());
+    assertTrue(run(p, 5, SORT, 170).stream().allMatch(s -> s == 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> new CodecPolicy(new ArrayList<>(), new DiskCost()));
+    assertThrows(IllegalArgumentException.class, () -> new CodecStep("x", 1, 1.5, 0));
+  }
+}
