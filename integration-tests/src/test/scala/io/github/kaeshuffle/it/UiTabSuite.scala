@@ -126,6 +126,8 @@ class UiTabSuite extends AnyFunSuite {
       assert(cell(row, "read.codecCalls") == c("kae.shuffle.read.codecCalls").toString, where)
       assert(cell(row, "write.rawBytes") == KaeSparkAccess.mib(c("kae.shuffle.write.rawBytes")))
       assert(cell(row, "read.rawBytes") == KaeSparkAccess.mib(c("kae.shuffle.read.rawBytes")))
+      assert(cell(row, "write.strongerRawBytes") ==
+        KaeSparkAccess.mib(c("kae.shuffle.write.strongerRawBytes")))
       val bound = diagnoses.find(_.contains(s"stage $stage.$attempt "))
         .map(_.replaceAll(".* -> bound by ([^;]+);.*", "$1"))
       assert(bound.contains(cell(row, "boundBy")), s"$where: stage $stage.$attempt: $bound")

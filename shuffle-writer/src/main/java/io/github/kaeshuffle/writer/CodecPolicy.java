@@ -61,7 +61,7 @@ public final class CodecPolicy {
       encode[i] = new DecayedRate();
       stored[i] = new DecayedRate();
     }
-    this.current = disk.covers(LEAST_BYTES) ? cheapest() : 0;
+    this.current = disk.covers(LEAST_BYTES) ? clearlyCheaper(cheapest()) : 0;
     this.why =
         current == 0
             ? "the ladder's first step"
@@ -94,8 +94,8 @@ public final class CodecPolicy {
     if (!encode[current].covers(LEAST_BYTES)) {
       return Optional.empty();
     }
-    int best = cheapest();
-    if (best == current || cost(best) >= (1 - MARGIN) * cost(current)) {
+    int best = clearlyCheaper(cheapest());
+    if (best == current) {
       return Optional.empty();
     }
     String from = steps.get(current).name();
@@ -111,6 +111,11 @@ public final class CodecPolicy {
             + ")";
     current = best;
     return Optional.of(from + " -> " + describe());
+  }
+
+  /** {@code best} when it is {@link #MARGIN} cheaper than the current step, else the current. */
+  private int clearlyCheaper(int best) {
+    return cost(best) < (1 - MARGIN) * cost(current) ? best : current;
   }
 
   private int cheapest() {

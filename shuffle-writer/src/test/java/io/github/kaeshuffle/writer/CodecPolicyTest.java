@@ -138,6 +138,10 @@ class CodecPolicyTest {
     assertEquals(2, next.step());
     assertTrue(next.describe().contains("the disk's cost on this executor"), next.describe());
     assertEquals(0, new CodecPolicy(LADDER, new DiskCost()).step());
+    // A page cache a little slow (6 ns per byte): the references alone do not move a new shuffle.
+    DiskCost copy = new DiskCost();
+    copy.add(6 * TASK, TASK);
+    assertEquals(0, new CodecPolicy(LADDER, copy).step());
   }
 
   @Test
