@@ -65,6 +65,7 @@ public final class LadderEncoders implements AutoCloseable {
     private final int shuffleId;
     private final int step;
     private final CodecPolicy policy;
+    private final BlockedTime blocked = new BlockedTime();
 
     Lease(BlockEncoder encoder, int shuffleId, int step, CodecPolicy policy) {
       this.encoder = encoder;
@@ -92,13 +93,15 @@ public final class LadderEncoders implements AutoCloseable {
 
   /**
    * Takes the encoder back after its owner read its statistics, and tells the policy what the task
-   * measured: the encoder's bytes and codec time, and {@code diskNanos}, the task's time in its
-   * disk writes.
+   * measured: the encoder's bytes and codec time, and the disk's cost to the task: {@code
+   * diskNanos}, its time in its disk writes, or the time its thread was blocked in the kernel since
+   * it borrowed ({@link BlockedTime}) when that is more.
    */
   public void giveBack(Lease lease, long diskNanos) {
     BlockStats s = lease.encoder.stats();
+    long disk = Math.max(diskNanos, lease.blocked.nanos());
     Optional<String> moved =
-        lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), diskNanos);
+        lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk);
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));
     pool(lease.step).giveBack(lease.encoder);
   }
