@@ -48,13 +48,17 @@ private[spark] object KaeShuffleConf {
     .createWithDefault(true)
 
   val CODEC: ConfigEntry[String] = entry("codec")
-    .doc("Block codec. `auto`: KAEzip when the hardware is present, else zstd (level 1: " +
-      "the fastest and smallest software codec on every workload measured), else libdeflate " +
-      "when installed, else native zlib; readers decode every format, so hosts that chose " +
-      "differently read each other's blocks. `kaezip`, `libdeflate`, `zlib` (native), `java` " +
-      "(java.util.zip) all write the same zlib format, readable by each other; `lz4` and `zstd` " +
-      "use the libraries Spark ships. A deflate backend that cannot load falls back to zlib, " +
-      "then java, and the executor log says so once.")
+    .doc("Block codec. `auto`: a ladder each executor moves each shuffle along by what bounds " +
+      "its map tasks ([tuning.md](tuning.md#how-auto-chooses-the-codec)): first KAEzip when " +
+      "the hardware is present, else lz4 (the cheapest in CPU), then zstd level 1, then zstd " +
+      "level 3 where the disk's time per stored byte pays for the stronger codec's CPU; each " +
+      "move is logged by the executor with its figures, and `write.strongerRawBytes` counts " +
+      "the bytes written above the first step. Readers decode every format, so tasks and hosts " +
+      "that chose differently read each other's blocks. `kaezip`, `libdeflate`, `zlib` " +
+      "(native), `java` (java.util.zip) all write the same zlib format, readable by each " +
+      "other; `lz4` and `zstd` use the libraries Spark ships; a codec set by name is kept for " +
+      "every block. A deflate backend that cannot load falls back to zlib, then java, and the " +
+      "executor log says so once.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
     .checkValues(CodecKind.ids().asScala.toSet)
@@ -62,7 +66,8 @@ private[spark] object KaeShuffleConf {
 
   val LEVEL: OptionalConfigEntry[Int] = entry("codec.level")
     .doc("Compression level. Unset: 1, the fastest, for every codec. Ranges: 1-9 for kaezip, " +
-      "zlib, java and auto; 1-12 for libdeflate; 1-22 for zstd; 1 for lz4.")
+      "zlib, java and auto (with `auto`, the level of KAEzip where it serves; the zstd steps " +
+      "keep levels 1 and 3); 1-12 for libdeflate; 1-22 for zstd; 1 for lz4.")
     .intConf
     .createOptional
 
