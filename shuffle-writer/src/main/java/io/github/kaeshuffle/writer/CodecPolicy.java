@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Which step of the codec ladder the next map task of one shuffle on this executor uses. The
@@ -135,21 +136,24 @@ public final class CodecPolicy {
   }
 
   private double encodeNanos(int s) {
-    if (encode[s].covers(LEAST_BYTES)) {
-      return encode[s].perByte();
-    }
-    int m = measured();
-    double reference = steps.get(s).encodeNanosPerByte();
-    return m < 0 ? reference : encode[m].perByte() * reference / steps.get(m).encodeNanosPerByte();
+    return estimate(encode, s, CodecStep::encodeNanosPerByte);
   }
 
   private double storedRatio(int s) {
-    if (stored[s].covers(LEAST_BYTES)) {
-      return stored[s].perByte();
+    return estimate(stored, s, CodecStep::storedRatio);
+  }
+
+  /**
+   * Step s's own figure from {@code rates} once it has run, else its reference scaled by a measured
+   * step's figure over that step's reference (the reference alone before any step has run).
+   */
+  private double estimate(DecayedRate[] rates, int s, ToDoubleFunction<CodecStep> reference) {
+    if (rates[s].covers(LEAST_BYTES)) {
+      return rates[s].perByte();
     }
     int m = measured();
-    double reference = steps.get(s).storedRatio();
-    return m < 0 ? reference : stored[m].perByte() * reference / steps.get(m).storedRatio();
+    double own = reference.applyAsDouble(steps.get(s));
+    return m < 0 ? own : rates[m].perByte() * own / reference.applyAsDouble(steps.get(m));
   }
 
   /** The step references are scaled from: the current one when measured, else the first that is. */

@@ -106,12 +106,6 @@ public final class LadderEncoders implements AutoCloseable {
     pool(lease.step).giveBack(lease.encoder);
   }
 
-  /** The step shuffle {@code shuffleId} uses now and why, or null before its first task here. */
-  public String choice(int shuffleId) {
-    CodecPolicy p = policies.get(shuffleId);
-    return p == null ? null : p.describe();
-  }
-
   /** Forgets an unregistered shuffle's policy. */
   public void forget(int shuffleId) {
     policies.remove(shuffleId);
