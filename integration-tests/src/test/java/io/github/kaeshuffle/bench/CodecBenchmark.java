@@ -20,7 +20,8 @@ import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
-import io.github.kaeshuffle.codec.KaeZipDetector;
+import io.github.kaeshuffle.codec.KaeZipPreflight;
+import io.github.kaeshuffle.codec.KaeZipReport;
 import io.github.kaeshuffle.workloads.Workloads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -75,8 +76,9 @@ public final class CodecBenchmark {
                 CodecKind.JAVA.id(),
                 CodecKind.LZ4.id(),
                 CodecKind.ZSTD.id()));
-    KaeZipDetector.Result kae = KaeZipDetector.detect();
-    if (kae.present()) {
+    KaeZipReport kae =
+        KaeZipPreflight.logOnce(CodecOptions.builder().codec(CodecKind.KAEZIP).build());
+    if (kae.hardwareInUse()) {
       names.add(0, CodecKind.KAEZIP.id());
     }
 
@@ -94,7 +96,7 @@ public final class CodecBenchmark {
                 + " level 1 for every leveled codec. Ratio = raw / compressed payload bytes.\n\n");
     md.append(MachineInfo.describe()).append('\n');
     md.append("KAEzip: ")
-        .append(kae.present() ? "measured" : "not measured (" + kae.reason() + ")")
+        .append(kae.hardwareInUse() ? "measured" : "not measured (" + kae.verdict() + ")")
         .append(".\n\n");
     md.append(
         "`zlib (C)` is zlib driven from C the same way (deflateReset + one deflate per"

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
-import io.github.kaeshuffle.codec.KaeZipDetector
+import io.github.kaeshuffle.codec.{CodecKind, CodecOptions, KaeZipPreflight}
 import io.github.kaeshuffle.it.Sessions
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.knowm.xchart.{BitmapEncoder, CategoryChart, CategoryChartBuilder}
@@ -81,7 +81,9 @@ object Harness {
     kae("lz4", "spark-lz4"),
     kae("zstd", "spark-zstd")
   ) ++
-    (if (KaeZipDetector.detect().present()) Seq(kae("kaezip", "spark-deflate-stream")) else Nil)
+    (if (KaeZipPreflight.logOnce(CodecOptions.builder().codec(CodecKind.KAEZIP).build())
+         .hardwareInUse()) Seq(kae("kaezip", "spark-deflate-stream"))
+     else Nil)
 
   /** A configuration like `base` with one setting changed, measured against `base`. */
   private def variant(base: Config, name: String, setting: (String, String)): Config =

@@ -28,9 +28,9 @@ import java.util.regex.Pattern;
 /**
  * What a host shows of the KAEzip hardware, read from its {@code proc/}, {@code sys/} and {@code
  * dev/} trees: the architecture, the CPU's implementer and part, the accelerators under {@code
- * sys/class/uacce/hisi_zip*}, their device nodes and their free queues. One probe for {@link
- * KaeZipDetector} (before loading the library) and {@link KaeZipPreflight} (the operator's report).
- * The root and architecture are parameters so tests can point it at fake trees.
+ * sys/class/uacce/hisi_zip*}, their device nodes and their free queues, for {@link KaeZipPreflight}
+ * (the operator's report and codec selection's check, made before the library is loaded). The root
+ * and architecture are parameters so tests can point it at fake trees.
  */
 final class KaeZipHost {
   /** HiSilicon's CPU implementer code: Kunpeng. */

@@ -16,12 +16,13 @@ package io.github.kaeshuffle.codec;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The deflate backends libkaeshuffle serves: KAEzip (a zlib-compatible library, only where the
- * hardware is), libdeflate, the system zlib. Each library is opened once per process, success or
- * failure, and every codec of it shares the handle. Each method returns null when its backend
- * cannot serve, with the reason in {@code notes}.
+ * engine is confirmed), libdeflate, the system zlib. Each library is opened once per process,
+ * success or failure, and every codec of it shares the handle. Each method returns null when its
+ * backend cannot serve, with the reason in {@code notes}.
  */
 final class NativeBackends {
   private static final Map<String, Opened> OPENED = new ConcurrentHashMap<>();
@@ -47,11 +48,24 @@ final class NativeBackends {
   private NativeBackends() {}
 
   static BlockCodec kaezip(CodecOptions o, int level, List<String> notes) {
+    return kaezip(o, level, notes, KaeZipPreflight::logOnce);
+  }
+
+  /**
+   * KAEzip only where this process's preflight saw the engine take a queue: the library falls back
+   * to software inside itself (no device, a device this user may not open, no free queue), and a
+   * codec named kaezip would then claim hardware requests it never made. Test stand-ins skip the
+   * check; their requests are the cost model's.
+   */
+  static BlockCodec kaezip(
+      CodecOptions o,
+      int level,
+      List<String> notes,
+      Function<CodecOptions, KaeZipReport> preflight) {
     if (!o.kaezipSkipHardwareCheck()) {
-      KaeZipDetector.Result hw =
-          KaeZipDetector.detect(o.systemRoot(), System.getProperty("os.arch"));
-      if (!hw.present()) {
-        notes.add("KAEzip not used: " + hw.reason());
+      KaeZipReport hw = preflight.apply(o);
+      if (!hw.hardwareInUse()) {
+        notes.add("KAEzip not used (" + hw.verdict() + ")");
         return null;
       }
     }

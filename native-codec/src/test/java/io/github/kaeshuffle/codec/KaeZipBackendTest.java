@@ -18,22 +18,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kaezip backend through a real dlopen of a zlib-compatible stand-in library that counts calls,
  * its fallbacks, and the hardware guard that keeps KAEzip from loading on other CPUs.
  */
 class KaeZipBackendTest {
-  private static final String HISILICON_CPUINFO =
-      "processor\t: 0\nBogoMIPS\t: 200.00\nCPU implementer\t: 0x48\nCPU architecture: 8\n";
-
   @Test
   void oneDeflateCallPerBlockAndNoInitPerBlock() throws Exception {
     BlockCodec c = Codecs.exact(TestCodecs.kaezipStandIn());
@@ -158,32 +152,14 @@ class KaeZipBackendTest {
   }
 
   @Test
-  void detectionNeedsAarch64AHiSiliconCpuAndTheAccelerator(@TempDir Path root) throws Exception {
-    Path proc = Files.createDirectories(root.resolve("proc"));
-    Path uacce = Files.createDirectories(root.resolve("sys/class/uacce"));
-    Files.writeString(proc.resolve("cpuinfo"), HISILICON_CPUINFO);
-    assertFalse(KaeZipDetector.detect(root, "aarch64").present(), "no accelerator yet");
-    Files.createDirectories(uacce.resolve("hisi_sec2-0"));
-    assertFalse(KaeZipDetector.detect(root, "aarch64").present(), "only a crypto engine");
-    Files.createDirectories(uacce.resolve("hisi_zip-0"));
-    KaeZipDetector.Result yes = KaeZipDetector.detect(root, "aarch64");
-    assertTrue(yes.present(), yes.reason());
-    assertTrue(KaeZipDetector.detect(root, "arm64").present());
-    assertFalse(KaeZipDetector.detect(root, "amd64").present(), "never on x86_64");
-    Files.writeString(
-        proc.resolve("cpuinfo"), HISILICON_CPUINFO.replace("0x48", "0x41")); // an ARM Ltd core
-    KaeZipDetector.Result arm = KaeZipDetector.detect(root, "aarch64");
-    assertFalse(arm.present());
-    assertTrue(arm.reason().contains("0x48"), arm.reason());
-    Files.delete(proc.resolve("cpuinfo"));
-    assertFalse(KaeZipDetector.detect(root, "aarch64").present(), "unreadable cpuinfo");
-  }
-
-  @Test
-  void theRealHostIsJudgedByTheSameCode() {
-    KaeZipDetector.Result r = KaeZipDetector.detect();
+  void theRealHostIsJudgedByThePreflight() throws CodecException {
+    KaeZipReport r =
+        KaeZipPreflight.logOnce(CodecOptions.builder().codec(CodecKind.KAEZIP).build());
     if (!"aarch64".equals(NativeLoader.arch(System.getProperty("os.arch")))) {
-      assertFalse(r.present(), r.reason());
+      assertFalse(r.hardwareInUse(), r.text());
+      Codecs.Selection s = Codecs.select(CodecOptions.builder().codec(CodecKind.KAEZIP).build());
+      assertEquals(CodecKind.ZLIB.id(), s.codec().name(), s.reason());
+      assertTrue(s.reason().contains("KAEzip not used (KAEzip verdict: not in use"), s.reason());
     }
   }
 

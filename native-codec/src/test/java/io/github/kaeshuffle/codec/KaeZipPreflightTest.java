@@ -14,11 +14,15 @@
 package io.github.kaeshuffle.codec;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,5 +113,40 @@ class KaeZipPreflightTest {
     assertTrue(r.text().contains("Kunpeng 920"), r.text());
     assertTrue(r.text().contains("[ok]   round trip: 1048576 bytes"), r.text());
     assertTrue(r.verdict().contains("not confirmed"), r.text());
+  }
+
+  /** Selection takes the preflight's verdict: a device this user cannot open means software. */
+  @Test
+  void selectionRefusesKaezipWhereThisUserCannotOpenTheDevices() throws IOException {
+    host(KUNPENG, true, true, "256");
+    KaeZipReport denied = run("aarch64", KaeZipModel.path(), false);
+    List<String> notes = new ArrayList<>();
+    assertNull(NativeBackends.kaezip(kaezip(), 6, notes, o -> denied));
+    assertTrue(notes.get(0).contains("not readable and writable by"), notes.toString());
+  }
+
+  @Test
+  void selectionRefusesALibraryThatTookNoQueue() throws IOException {
+    host(KUNPENG, true, true, "256");
+    KaeZipReport software = run("aarch64", KaeZipModel.path(), true);
+    List<String> notes = new ArrayList<>();
+    assertNull(NativeBackends.kaezip(kaezip(), 6, notes, o -> software));
+    assertTrue(notes.get(0).contains("not confirmed"), notes.toString());
+  }
+
+  @Test
+  void selectionTakesKaezipWhereTheEngineWasSeen() {
+    KaeZipReport seen = new KaeZipReport(List.of(), true, "KAEzip verdict: hardware in use");
+    BlockCodec codec = NativeBackends.kaezip(kaezip(), 6, new ArrayList<>(), o -> seen);
+    assertNotNull(codec);
+    assertTrue(codec.hardware());
+  }
+
+  private CodecOptions kaezip() {
+    return CodecOptions.builder()
+        .codec(CodecKind.KAEZIP)
+        .kaezipLibrary(KaeZipModel.path())
+        .systemRoot(root)
+        .build();
   }
 }

@@ -198,8 +198,11 @@ private[spark] object KaeShuffleConf {
     .createWithDefault(CodecOptions.DEFAULT_KAEZIP_LIBRARY)
 
   val KAEZIP_SKIP_HARDWARE_CHECK: ConfigEntry[Boolean] = entry("kaezip.skipHardwareCheck")
-    .doc("Load the KAEzip library without checking for the hardware. Only for tests with a " +
-      "zlib-compatible stand-in library: some KAE builds abort the JVM on other CPUs.")
+    .doc("Load the KAEzip library without the preflight's checks (the CPU, the devices and " +
+      "this user's access to them, a queue taken by a round trip). Only for tests with a " +
+      "zlib-compatible stand-in library: some KAE builds abort the JVM on other CPUs. The " +
+      "hardware requests counted then are the cost model's; stage summaries call them " +
+      "modelled.")
     .booleanConf
     .createWithDefault(false)
 

@@ -85,7 +85,8 @@ private[kae] final class ShuffleObserver(settings: KaeShuffleSettings, conf: Spa
         sc.addSparkListener(new KaeStageSummaryListener(
           settings.stageSummary,
           settings.doctor,
-          engine = settings.engine))
+          engine = settings.engine,
+          modelled = settings.codecOptions.kaezipSkipHardwareCheck()))
       }
     }
   }

@@ -15,7 +15,7 @@ package org.apache.spark.shuffle.kae
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import org.apache.spark.shuffle.kae.doctor.{EngineModel, ShuffleDoctor}
+import org.apache.spark.shuffle.kae.doctor.{EngineModel, KaeStageSummaryListener, ShuffleDoctor}
 import org.apache.spark.shuffle.kae.metrics.{KaeShuffleMetrics, StageTotals}
 
 /** The doctor's arithmetic on given totals; real stages are in integration-tests. */
@@ -111,5 +111,13 @@ class ShuffleDoctorSuite extends AnyFunSuite {
   test("no link times (doctor off, or Spark's shuffle): no diagnosis") {
     assert(ShuffleDoctor.diagnose(totals(s, WriteRawBytes -> 1000, WriteCodecNanos -> 5), None)
       .isEmpty)
+  }
+
+  test("the stage summary calls a stand-in library's hardware requests modelled") {
+    val real = KaeStageSummaryListener.hardware(4L << 20, 4, 1, 0, 0, modelled = false)
+    val model = KaeStageSummaryListener.hardware(4L << 20, 4, 1, 0, 0, modelled = true)
+    assert(real.startsWith("; hardware: 4 requests"), real)
+    assert(model.startsWith("; hardware (modelled: kaezip.skipHardwareCheck=true"), model)
+    assert(KaeStageSummaryListener.hardware(1L << 20, 0, 0, 0, 0, modelled = true).isEmpty)
   }
 }

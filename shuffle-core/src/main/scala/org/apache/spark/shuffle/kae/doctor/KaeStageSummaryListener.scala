@@ -35,6 +35,8 @@ import org.apache.spark.shuffle.kae.metrics.{KaeShuffleMetrics, StageAccumulatio
  * @param rates the codec's rates on this machine, asked for with the first diagnosis
  * @param out where lines go (the driver log by default); diagnoses also go to `onDiagnosis`
  * @param engine the hardware engine's costs, for stages a hardware codec served
+ * @param modelled hardware requests come from a stand-in library (`kaezip.skipHardwareCheck`), so
+ *   the summary calls them modelled: no engine made them
  */
 private[spark] class KaeStageSummaryListener(
     summaries: Boolean = true,
@@ -42,7 +44,8 @@ private[spark] class KaeStageSummaryListener(
     rates: () => Option[ReferenceRates] = () => None,
     out: String => Unit = null,
     onDiagnosis: Diagnosis => Unit = _ => (),
-    engine: EngineModel = EngineModel.KaeZip) extends SparkListener with Logging {
+    engine: EngineModel = EngineModel.KaeZip,
+    modelled: Boolean = false) extends SparkListener with Logging {
   private val stages = new StageAccumulation
   private lazy val codecRates = rates()
 
@@ -52,7 +55,7 @@ private[spark] class KaeStageSummaryListener(
     val info = event.stageInfo
     stages.stageCompleted(info).foreach { totals =>
       if (summaries) {
-        KaeStageSummaryListener.summary(info, totals.kae).foreach(emit)
+        KaeStageSummaryListener.summary(info, totals.kae, modelled).foreach(emit)
       }
       if (doctor) {
         ShuffleDoctor.diagnose(totals, codecRates, engine).foreach { d =>
@@ -69,7 +72,10 @@ private[spark] class KaeStageSummaryListener(
 private[spark] object KaeStageSummaryListener {
   import KaeShuffleMetrics._
 
-  def summary(info: StageInfo, totals: Map[String, Long]): Option[String] = {
+  def summary(
+      info: StageInfo,
+      totals: Map[String, Long],
+      modelled: Boolean = false): Option[String] = {
     val t = totals.withDefaultValue(0L)
     val parts = Seq(
       if (t(WriteCodecCalls) > 0 || t(WriteRawBytes) > 0) {
@@ -96,7 +102,8 @@ private[spark] object KaeStageSummaryListener {
             t(WriteHardwareRequests),
             t(WriteSessions),
             t(WriteOverflowBlocks),
-            t(WriteSessionWaitNanos)))
+            t(WriteSessionWaitNanos),
+            modelled))
       } else None,
       if (t(ReadCodecCalls) > 0 || t(ReadRawBytes) > 0) {
         Some(s"read ${mib(t(ReadRawBytes))} raw, ${t(ReadCodecCalls)} codec calls" +
@@ -110,7 +117,8 @@ private[spark] object KaeStageSummaryListener {
             t(ReadHardwareRequests),
             t(ReadSessions),
             t(ReadOverflowBlocks),
-            t(ReadSessionWaitNanos)))
+            t(ReadSessionWaitNanos),
+            modelled))
       } else None
     ).flatten
     if (parts.isEmpty) None
@@ -123,14 +131,17 @@ private[spark] object KaeStageSummaryListener {
     if (blocks > 0) s"; $blocks blocks done in software after a hardware codec fault" else ""
 
   /** What a hardware codec did, when one served the stage. */
-  private def hardware(
+  private[kae] def hardware(
       raw: Long,
       requests: Long,
       sessions: Long,
       overflow: Long,
-      waitNanos: Long): String =
+      waitNanos: Long,
+      modelled: Boolean): String =
     if (requests + sessions + overflow == 0) ""
-    else s"; hardware: $requests requests (${perCall(raw, requests)} per request)," +
+    else "; hardware" +
+      (if (modelled) " (modelled: kaezip.skipHardwareCheck=true, a stand-in library)" else "") +
+      s": $requests requests (${perCall(raw, requests)} per request)," +
       s" $sessions sessions opened, $overflow blocks in software because every session was busy" +
       s" (waited ${millis(waitNanos)})"
 
