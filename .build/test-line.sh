@@ -24,8 +24,9 @@ cd "$dir"
 if sed -n "/<id>$profile<\/id>/,/<\/profile>/p" pom.xml | grep -q '<spark.dist.sha256>'; then
   bash .build/spark-dist-repo.sh "$profile"
 fi
-# Each line's jar carries the native library for both architectures, as the default line's does.
-args=(-B "-P$profile" verify "$@")
+# Each line's jar carries the native library for both architectures (installing the cross tools
+# where missing, as root with apt), as the test command's default line does.
+args=(-B "-P$profile" verify -Dkae.native.cross=true -Dkae.native.install=true "$@")
 if [ -n "$tests" ]; then
   args+=("-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false)
 fi

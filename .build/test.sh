@@ -14,7 +14,10 @@ start=$(date +%s)
 python3 .build/check-docs.py .
 # Debian's chromium for the UI tab's browser test, when missing (.build/browser.sh says what it does).
 bash .build/browser.sh
-mvn -B verify
+# Both architectures' libraries and their emulated tests: the cross tools, qemu-user and the
+# other architecture's zlib are installed or fetched where missing, as root with apt
+# (native-codec/src/main/native/toolchain.sh says exactly what).
+mvn -B verify -Dkae.native.cross=true -Dkae.native.install=true
 stage1=$(( $(date +%s) - start ))
 # On 3.5, what differs per line: the writers' and reader's shims (map-side combine and spills in
 # the manager's suites, SQL rows uncopied, local segments, remote fetches and their corruption

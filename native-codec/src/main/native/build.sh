@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Builds libkaeshuffle for this machine's architecture and cross-builds it for the other one
+# Builds libkaeshuffle for this machine's architecture and, where it can, for the other one
 # (x86_64 <-> aarch64), so the one jar serves both; called by Maven (native-codec/pom.xml):
-#   bash build.sh <java_home> <jni_header_dir> <classes_dir> <version> <cross: true|false> \
+#   bash build.sh <java_home> <jni_header_dir> <classes_dir> <version> <cross: true|auto|false> \
 #     <cross sysroot dir>
-# Puts each library at <classes_dir>/linux/<arch>/libkaeshuffle-<version>.so, the resource path
-# the Java loader (NativeLoader) looks up, with the same arch names.
+# cross (kae.native.cross): true requires the other architecture (the release bundle), auto
+# builds it where a cross compiler is found (toolchain.sh), false never. Says which
+# architectures the jar carries. Puts each library at <classes_dir>/linux/<arch>/
+# libkaeshuffle-<version>.so, the resource path the Java loader (NativeLoader) looks up.
 set -euo pipefail
-java_home=$1 headers=$2 classes=$3 version=$4 cross=${5:-true} sysroot=${6:-}
+java_home=$1 headers=$2 classes=$3 version=$4 cross=${5:-auto} sysroot=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=toolchain.sh
 source "$here/toolchain.sh"
 
 fail() { echo "[kae-native] ERROR: $*" >&2; exit 1; }
 
+case "$cross" in true|auto|false) ;; *) fail "kae.native.cross is '$cross': use true, auto or false" ;; esac
 [ "$(uname -s)" = Linux ] || fail "only Linux is supported for the native library (found $(uname -s))"
 case "$(uname -m)" in
   x86_64|amd64) host=x86_64 other=aarch64 ;;
@@ -21,11 +24,11 @@ case "$(uname -m)" in
 esac
 
 CC=${CC:-gcc}
-command -v "$CC" >/dev/null || fail "no C compiler '$CC' on PATH: install it with 'apt-get install gcc'"
+command -v "$CC" >/dev/null || fail "no C compiler '$CC' on PATH: install gcc (Debian/Ubuntu: apt-get install gcc; openEuler, RHEL: dnf install gcc)"
 echo '#include <zlib.h>' | "$CC" -E -x c - >/dev/null 2>&1 \
-  || fail "zlib headers missing: install them with 'apt-get install zlib1g-dev'"
+  || fail "zlib headers missing: install them (Debian/Ubuntu: zlib1g-dev; openEuler, RHEL: zlib-devel)"
 [ -f "$java_home/include/jni.h" ] \
-  || fail "no jni.h under $java_home/include: build with a JDK (not a JRE), e.g. 'apt-get install openjdk-17-jdk-headless'"
+  || fail "no jni.h under $java_home/include: build with a JDK (not a JRE), e.g. Debian's openjdk-17-jdk-headless or openEuler's java-17-openjdk-devel"
 [ -f "$headers/io_github_kaeshuffle_codec_NativeLib.h" ] \
   || fail "JNI header missing in $headers: compile the Java sources first (mvn compile)"
 
@@ -49,12 +52,30 @@ build() {
 }
 
 build "$host" "$CC"
-if [ "$cross" = true ] && [ -n "$other" ]; then
-  ensure_cross_tools "$other" "$sysroot/$other" || exit 1
-  build "$other" "$CROSS_CC" "$CROSS_LIBDIR"
-  machine=$(od -An -tu2 -j18 -N2 "$classes/linux/$other/libkaeshuffle-$version.so" | tr -d ' ')
-  case "$other:$machine" in
-    aarch64:183|x86_64:62) ;;
-    *) fail "the $other library has ELF machine $machine" ;;
+if [ -n "$other" ]; then
+  rm -f "$classes/linux/$other/libkaeshuffle-$version.so" # never a stale one from an older build
+fi
+if [ "$cross" != false ] && [ -n "$other" ]; then
+  status=0
+  ensure_cross_tools "$other" "$sysroot/$other" "$cross" || status=$?
+  case $status in
+    0)
+      bash "$here/zlib_link_stub.sh" "$classes/linux/$host/libkaeshuffle-$version.so" "$CROSS_CC" \
+        "$sysroot/$other/link"
+      build "$other" "$CROSS_CC" "$sysroot/$other/link"
+      machine=$(od -An -tu2 -j18 -N2 "$classes/linux/$other/libkaeshuffle-$version.so" | tr -d ' ')
+      case "$other:$machine" in
+        aarch64:183|x86_64:62) ;;
+        *) fail "the $other library has ELF machine $machine" ;;
+      esac
+      ;;
+    2) ;; # auto, and no cross compiler: the notice said so
+    *) exit 1 ;;
   esac
 fi
+carried=$(cd "$classes/linux" && ls -d */libkaeshuffle-"$version".so | cut -d/ -f1 | paste -sd' ')
+missing=
+if [ -n "$other" ] && [ ! -e "$classes/linux/$other/libkaeshuffle-$version.so" ]; then
+  missing=" (not $other: kae.native.cross=$cross)"
+fi
+echo "[kae-native] the jar carries the native library for: $carried$missing"

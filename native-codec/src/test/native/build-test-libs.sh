@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the native programs and libraries the codec tests use (called by Maven before the tests):
-#   bash build-test-libs.sh <out_dir> <cross: true|false> <cross sysroot dir> <java_home>
+#   bash build-test-libs.sh <out_dir> <cross: true|auto|false> <cross sysroot dir> <java_home>
 # For the other architecture (x86_64 <-> aarch64) it also builds the C self-test and the load
-# check, run under qemu-user by NativeSelfTest, and the KAEzip model; toolchain.sh says what it
-# installs.
+# check, run under qemu-user by NativeSelfTest, and the KAEzip model, where the tools are found
+# (with cross=true they must be; toolchain.sh says what they are and when it installs them).
 set -euo pipefail
-out=$1 cross=${2:-true} sysroot=${3:-} java_home=${4:-${JAVA_HOME:-}}
+out=$1 cross=${2:-auto} sysroot=${3:-} java_home=${4:-${JAVA_HOME:-}}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../main/native" && pwd)
 # shellcheck source=../../main/native/toolchain.sh
@@ -36,12 +36,21 @@ case "$(uname -m)" in
   *) host=$(uname -m) other= ;;
 esac
 programs "$host" "$CC"
-if [ "$cross" = true ] && [ -n "$other" ]; then
-  ensure_cross_tools "$other" "$sysroot/$other" with-qemu || exit 1
-  programs "$other" "$CROSS_CC" "$CROSS_LIBDIR"
-  # The KAEzip model for the other architecture's JVM (Aarch64JvmSuite loads it there).
-  "$CROSS_CC" "${flags[@]}" -pthread -Wl,-Bsymbolic -I"$java_home/include" \
-    -I"$java_home/include/linux" -o "$out/libkaezipmodel-$other.so" "$here/kaezip_model.c" \
-    "$here/kaezip_model_stream.c" -ldl
+# Never stale ones from an older build.
+[ -z "$other" ] || rm -f "$out"/*-"$other" "$out/libkaezipmodel-$other.so"
+status=2
+if [ "$cross" != false ] && [ -n "$other" ]; then
+  ensure_cross_tools "$other" "$sysroot/$other" "$cross" with-qemu && status=0 || status=$?
 fi
+case $status in
+  0)
+    programs "$other" "$CROSS_CC" "$CROSS_LIBDIR"
+    # The KAEzip model for the other architecture's JVM (Aarch64JvmSuite loads it there).
+    "$CROSS_CC" "${flags[@]}" -pthread -Wl,-Bsymbolic -I"$java_home/include" \
+      -I"$java_home/include/linux" -o "$out/libkaezipmodel-$other.so" "$here/kaezip_model.c" \
+      "$here/kaezip_model_stream.c" -ldl
+    ;;
+  2) ;; # not asked for, or auto without the tools: the notice said so, the tests skip
+  *) exit 1 ;;
+esac
 echo "[kae-native] built test libraries and programs in $out"

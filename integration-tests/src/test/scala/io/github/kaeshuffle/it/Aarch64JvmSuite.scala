@@ -89,10 +89,11 @@ class Aarch64JvmSuite extends MatrixTests {
   }
 
   private def gate(inGate: Boolean)(name: String)(body: => Any): Unit =
-    if (Sessions.aarch64JavaHome.isDefined)
+    if (Sessions.aarch64JavaHome.isDefined && Submit.carriesLibrary("aarch64"))
       if (inGate) test(name)(body) else defaultLineTest(name)(body)
     else
-      ignore(s"$name [no AArch64 JVM: an AArch64 host, or a build without cross libraries]")(body)
+      ignore(s"$name [no AArch64 JVM or no AArch64 library in the jar: an AArch64 host, or a " +
+        "build without the cross tools (kae.native.cross=auto; the build's NOTE says which)]")(body)
 
   gate(inGate = true)("on an AArch64 JVM the jar loads its AArch64 library; auto gives Spark's " +
     "results") {

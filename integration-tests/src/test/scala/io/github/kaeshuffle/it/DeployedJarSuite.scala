@@ -49,8 +49,15 @@ class DeployedJarSuite extends MatrixTests {
       try zip.entries().asScala.map(_.getName).toList // strict: read before the close
       finally zip.close()
     assert(names.contains("org/apache/spark/shuffle/kae/KaeShuffleManager.class"))
-    assert(names.exists(_.matches("linux/x86_64/libkaeshuffle-.*\\.so")))
-    assert(names.exists(_.matches("linux/aarch64/libkaeshuffle-.*\\.so")))
+    // The host's library always; both with kae.native.cross=true (auto: where a cross compiler
+    // was found, and the build said which it carries).
+    val host = if (sys.props("os.arch") == "aarch64") "aarch64" else "x86_64"
+    val carried = Seq("x86_64", "aarch64")
+      .filter(a => names.exists(_.matches(s"linux/$a/libkaeshuffle-.*\\.so")))
+    assert(carried.contains(host), s"no $host library: $carried")
+    if (sys.props.get("kaeshuffle.test.cross").contains("true")) {
+      assert(carried == Seq("x86_64", "aarch64"), s"kae.native.cross=true, but only $carried")
+    }
     // The event-log command, its chart and the codec's reference measure are a tool's.
     assert(
       !names.exists(n =>

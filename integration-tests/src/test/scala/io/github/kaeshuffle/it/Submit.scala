@@ -47,6 +47,13 @@ object Submit {
     f
   }
 
+  /** Whether the deployable jar carries the native library for `arch` (linux/<arch>/...). */
+  def carriesLibrary(arch: String): Boolean = {
+    val zip = new java.util.zip.ZipFile(distJar)
+    try zip.stream().anyMatch(e => e.getName.startsWith(s"linux/$arch/libkaeshuffle-"))
+    finally zip.close()
+  }
+
   private lazy val appJarFile: File = {
     val classes = new File(sys.props.getOrElse("kae.test.appClasses", "target/classes")).toPath
     val jar = new File(System.getProperty("java.io.tmpdir"), "kae-workload-app.jar")

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# README's build and quick start as an operator meets them on a Kunpeng host's OS (openEuler,
+# Kylin: no apt) and without root: from a clean clone of HEAD, as the user nobody with a fresh
+# HOME, in a mount namespace where apt-get, apt, dpkg and dpkg-deb are not executable.
+#   1. `mvn -B package -DskipTests` with the cross compiler visible: the jar carries both
+#      architectures' libraries, built without root or apt;
+#   2. the same with the cross compiler hidden too: the jar carries the host's library only, and
+#      the build says so;
+#   3. README's quick start (`-Pquickstart verify`), whose jobs must give Spark's results.
+# Maven runs offline from a copy of the caller's local repository, so only the build's own
+# inputs are used (run any build of the tree first). Run as root (it makes the namespace and
+# drops to nobody); about 6 minutes on 2 cores. Part of .build/test-matrix.sh.
+#   usage: .build/test-anywhere.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ "$(id -u)" = 0 ] || { echo "[kae] run as root: it drops to the user nobody itself" >&2; exit 2; }
+repo=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null)
+work=$(mktemp -d /tmp/kae-anywhere.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+git clone -q . "$work/clone"
+mkdir -p "$work/home/.m2"
+cp -r "$repo" "$work/home/.m2/repository"
+rm -rf "$work/home/.m2/repository/io/github/kaeshuffle" # never this project's own artifacts
+chown -R 65534:65534 "$work"
+chmod 755 "$work"
+
+cross=$(command -v aarch64-linux-gnu-gcc || true)
+[ "$(uname -m)" = x86_64 ] || cross=$(command -v x86_64-linux-gnu-gcc || true)
+[ -n "$cross" ] || { echo "[kae] no cross compiler here: step 1 would prove nothing" >&2; exit 1; }
+
+# <hide cross compiler: yes|no> <maven args...>: Maven as nobody without apt (and the compiler).
+as_operator() {
+  local hide=$1
+  shift
+  unshare -m bash -s "$hide" "$cross" "$work" "$@" <<'EOF'
+set -euo pipefail
+hide=$1 cross=$2 work=$3
+shift 3
+for tool in apt-get apt dpkg dpkg-deb; do
+  path=$(command -v "$tool" || true)
+  [ -z "$path" ] || mount --bind /dev/null "$path"
+done
+[ "$hide" = no ] || mount --bind /dev/null "$cross"
+cd "$work/clone"
+exec setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH="$PATH" HOME="$work/home" \
+  USER=nobody LANG=C.UTF-8 mvn -o "$@"
+EOF
+}
+
+# The architectures whose library the deployable jar carries, sorted.
+carried() {
+  local jar
+  jar=$(ls "$work"/clone/shuffle-core/target/kae-shuffle-spark*_*.jar)
+  unzip -l "$jar" | grep -o 'linux/[a-z0-9_]*/libkaeshuffle' | cut -d/ -f2 | sort | paste -sd' '
+}
+
+echo "[kae] anywhere 1/3: mvn -B package -DskipTests, as nobody, without apt"
+as_operator no -B package -DskipTests > "$work/1.log" 2>&1 || { tail -40 "$work/1.log"; exit 1; }
+grep '\[kae-native\] the jar carries' "$work/1.log"
+[ "$(carried)" = "aarch64 x86_64" ] || { echo "[kae] FAIL: the jar carries $(carried)" >&2; exit 1; }
+
+echo "[kae] anywhere 2/3: the same without a cross compiler"
+as_operator yes -B package -DskipTests > "$work/2.log" 2>&1 || { tail -40 "$work/2.log"; exit 1; }
+grep -A2 '\[kae-native\] NOTE' "$work/2.log" | head -3
+grep '\[kae-native\] the jar carries' "$work/2.log"
+host=$([ "$(uname -m)" = x86_64 ] && echo x86_64 || echo aarch64)
+[ "$(carried)" = "$host" ] || { echo "[kae] FAIL: the jar carries $(carried)" >&2; exit 1; }
+
+echo "[kae] anywhere 3/3: README's quick start, as nobody, without apt"
+as_operator yes -B -q -pl integration-tests -am -Pquickstart verify -Dquickstart.size=tiny \
+  > "$work/3.log" 2>&1 || { tail -40 "$work/3.log"; exit 1; }
+grep -E "^results: " "$work/3.log"
+echo "[kae] anywhere: passed"
