@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "[kae] run as root: it drops to the user nobody itself" >&2; exit 2; }
-repo=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null)
+repo=$(mvn -B -q -o help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed "s/\x1b\[[0-9;]*m//g")
 work=$(mktemp -d /tmp/kae-anywhere.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 git clone -q . "$work/clone"
@@ -43,7 +43,7 @@ done
 [ "$hide" = no ] || mount --bind /dev/null "$cross"
 cd "$work/clone"
 exec setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH="$PATH" HOME="$work/home" \
-  USER=nobody LANG=C.UTF-8 mvn -o "$@"
+  USER=nobody LANG=C.UTF-8 MAVEN_OPTS="-Duser.home=$work/home" mvn -o "$@"
 EOF
 }
 
