@@ -16,6 +16,7 @@ package org.apache.spark.shuffle.kae
 import java.util.Locale
 import java.util.concurrent.TimeUnit
 
+import scala.collection.mutable
 import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters._
 
@@ -24,7 +25,12 @@ import io.github.kaeshuffle.format.BlockFormat
 import io.github.kaeshuffle.writer.WriterSettings
 
 import org.apache.spark.SparkConf
-import org.apache.spark.internal.config.{ConfigBuilder, ConfigEntry, OptionalConfigEntry}
+import org.apache.spark.internal.config.{
+  ConfigBuilder,
+  ConfigEntry,
+  OptionalConfigEntry,
+  TypedConfigBuilder
+}
 import org.apache.spark.network.util.ByteUnit
 import org.apache.spark.shuffle.kae.doctor.EngineModel
 
@@ -37,6 +43,33 @@ private[spark] object KaeShuffleConf {
   val PREFIX = "spark.shuffle.kae."
 
   private val entries = ArrayBuffer[ConfigEntry[_]]()
+
+  /** What each setting accepts, as its check says it: configuration.md's "accepts" column. */
+  private val accepted = mutable.LinkedHashMap[String, String]()
+
+  private implicit class Accepts[T](b: TypedConfigBuilder[T]) {
+
+    /** Spark's checkValue, whose message ("Use 1k to 8m.") is also the docs' column. */
+    def accepts(valid: T => Boolean, message: String): TypedConfigBuilder[T] = {
+      accepted(b.parent.key) = message.stripPrefix("Use ").stripPrefix("Give ").stripSuffix(".")
+      b.checkValue(valid, message)
+    }
+
+    /** For a value checked with others (a codec's level, by the codec): the docs' column only. */
+    def acceptsCheckedBy(text: String): TypedConfigBuilder[T] = {
+      accepted(b.parent.key) = text
+      b
+    }
+  }
+
+  private implicit class AcceptsOneOf(b: TypedConfigBuilder[String]) {
+
+    /** Spark's checkValues, the values listed in the docs' column. */
+    def acceptsOneOf(values: Seq[String]): TypedConfigBuilder[String] = {
+      accepted(b.parent.key) = values.map(v => s"`$v`").mkString(", ")
+      b.checkValues(values.toSet)
+    }
+  }
 
   private def entry(key: String): ConfigBuilder =
     ConfigBuilder(PREFIX + key).version("0.1.0").onCreate(e => entries += e)
@@ -61,7 +94,7 @@ private[spark] object KaeShuffleConf {
       "executor log says so once.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
-    .checkValues(CodecKind.ids().asScala.toSet)
+    .acceptsOneOf(CodecKind.ids().asScala.toSeq)
     .createWithDefault(CodecKind.AUTO.id())
 
   val LEVEL: OptionalConfigEntry[Int] = entry("codec.level")
@@ -69,6 +102,7 @@ private[spark] object KaeShuffleConf {
       "zlib, java and auto (with `auto`, the level of KAEzip where it serves; the zstd steps " +
       "keep levels 1 and 3); 1-12 for libdeflate; 1-22 for zstd; 1 for lz4.")
     .intConf
+    .acceptsCheckedBy("the codec's range (meaning), checked with the codec")
     .createOptional
 
   val BLOCK_SIZE: ConfigEntry[Long] = entry("blockSize")
@@ -77,7 +111,7 @@ private[spark] object KaeShuffleConf {
       "engine's request limit) cut requests and codec time but not job time there " +
       "(docs/benchmarks/kaezip-model/inflation.md). From 16k to 8m.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(
+    .accepts(
       v => v >= BlockFormat.MIN_BLOCK_SIZE && v <= BlockFormat.MAX_BLOCK_SIZE,
       s"Use ${BlockFormat.MIN_BLOCK_SIZE} (16k) to ${BlockFormat.MAX_BLOCK_SIZE} (8m) bytes."
     )
@@ -90,7 +124,7 @@ private[spark] object KaeShuffleConf {
       "takes what Spark's task memory manager grants, and spills when that says no). At least " +
       "a few blocks' worth is needed: 1m or more.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v == 0 || v >= (1L << 20), "Use 0 (no limit) or at least 1m.")
+    .accepts(v => v == 0 || v >= (1L << 20), "Use 0 (no limit) or at least 1m.")
     .createWithDefault(0L)
 
   val WRITER_INITIAL_BUFFER: ConfigEntry[Long] = entry("writer.initialBufferSize")
@@ -102,7 +136,7 @@ private[spark] object KaeShuffleConf {
       "MiB over the partition count (a power of two, at least 512 bytes; 512 at 20,000 " +
       "partitions); never over 64 KiB. From 1k to the block size.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
+    .accepts(v => v >= 1024 && v <= BlockFormat.MAX_BLOCK_SIZE, "Use 1k to 8m.")
     .createWithDefaultString("4k")
 
   val WRITER_LARGE_BUFFER_MEMORY: ConfigEntry[Long] = entry("writer.largeBufferMemory")
@@ -117,7 +151,7 @@ private[spark] object KaeShuffleConf {
       "parked block back together. Parking costs a write and a read of the bytes parked " +
       "(the page cache's, usually). 0 for no bound; else at least two blocks.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= 0, "Use 0 (no bound) or a size of at least two blocks.")
+    .accepts(v => v >= 0, "Use 0 (no bound) or a size of at least two blocks.")
     .createWithDefaultString("16m")
 
   val WRITER_PROBE_INCOMPRESSIBLE: ConfigEntry[String] = entry("writer.probeIncompressible")
@@ -131,7 +165,7 @@ private[spark] object KaeShuffleConf {
       "1-2% at most), never data; blocks under 16 KiB are never probed.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
-    .checkValues(Set("auto", "true", "false"))
+    .acceptsOneOf(Seq("auto", "true", "false"))
     .createWithDefault("auto")
 
   val WRITER_PARTITION_STREAMS: ConfigEntry[Int] = entry("writer.partitionStreams")
@@ -145,7 +179,7 @@ private[spark] object KaeShuffleConf {
       "(spark.shuffle.sort.bypassMergeThreshold) is the default; the 4 KiB buffers are counted " +
       "as the task's execution memory. 0 for one stream always.")
     .intConf
-    .checkValue(v => v >= 0 && v <= 100000, "Use 0 to 100000.")
+    .accepts(v => v >= 0 && v <= 100000, "Use 0 to 100000.")
     .createWithDefault(WriterSettings.DEFAULT_PARTITION_STREAMS)
 
   val READER_PREFETCH: ConfigEntry[Boolean] = entry("reader.prefetch")
@@ -161,7 +195,7 @@ private[spark] object KaeShuffleConf {
       "blocks), counted as the task's execution memory. When the task cannot get it, the " +
       "stream is decoded without prefetching.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= 32 * 1024 && v <= (1L << 30), "Use 32k to 1g.")
+    .accepts(v => v >= 32 * 1024 && v <= (1L << 30), "Use 32k to 1g.")
     .createWithDefaultString("2m")
 
   val READER_WINDOW_KIND: ConfigEntry[String] = entry("reader.window")
@@ -170,14 +204,14 @@ private[spark] object KaeShuffleConf {
       "`mapped` is refused with spark.io.encryption.enabled: it would put decoded blocks on disk.")
     .stringConf
     .transform(_.toLowerCase(Locale.ROOT))
-    .checkValues(Set("direct", "mapped"))
+    .acceptsOneOf(Seq("direct", "mapped"))
     .createWithDefault("direct")
 
   val READER_MAX_IN_MEMORY_FETCH: ConfigEntry[Long] = entry("reader.maxInMemoryFetch")
     .doc("Largest fetched range (one segment, or several for a batch fetch) read whole into " +
       "memory to be decompressed ahead; larger ones are decoded as they stream in.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= 0 && v <= Int.MaxValue, "Use 0 to 2g.")
+    .accepts(v => v >= 0 && v <= Int.MaxValue, "Use 0 to 2g.")
     .createWithDefaultString("64m")
 
   val READER_LOCAL_READ_LIMIT: ConfigEntry[Long] = entry("reader.localReadLimit")
@@ -186,15 +220,18 @@ private[spark] object KaeShuffleConf {
       "memory; larger ones are memory-mapped. At thousands of partitions most segments are a " +
       "few KB, and a map and unmap per segment costs more than the copy. 0 maps every one.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= 0 && v <= 16 * 1024 * 1024, "Use 0 to 16m.")
+    .accepts(v => v >= 0 && v <= 16 * 1024 * 1024, "Use 0 to 16m.")
     .createWithDefaultString("64k")
 
   val KAEZIP_LIBRARY: ConfigEntry[String] = entry("kaezip.libraryPath")
     .doc("Path of KAEzip's zlib-compatible library, opened with dlopen(RTLD_LOCAL) only on " +
       "aarch64 hosts whose /proc/cpuinfo shows a HiSilicon CPU (implementer 0x48) and that have " +
-      "a /sys/class/uacce/hisi_zip* device.")
+      "a /sys/class/uacce/hisi_zip* device this user may open, with free queues. Used only " +
+      "where the process's KAEzip preflight then sees a round trip through it take a hardware " +
+      "queue: the library falls back to software inside itself, which would be slower than lz4 " +
+      "and make every hardware count untrue.")
     .stringConf
-    .checkValue(_.nonEmpty, "Give a library path.")
+    .accepts(_.nonEmpty, "Give a library path.")
     .createWithDefault(CodecOptions.DEFAULT_KAEZIP_LIBRARY)
 
   val KAEZIP_SKIP_HARDWARE_CHECK: ConfigEntry[Boolean] = entry("kaezip.skipHardwareCheck")
@@ -213,7 +250,7 @@ private[spark] object KaeShuffleConf {
       "from the KAEzip cost model (50 us per request against about 40 us of native zlib for 4 " +
       "KiB on this project's machine), not a hardware measurement. Up to 1m.")
     .bytesConf(ByteUnit.BYTE)
-    .checkValue(v => v >= 0 && v <= (1L << 20), "Use 0 to 1m.")
+    .accepts(v => v >= 0 && v <= (1L << 20), "Use 0 to 1m.")
     .createWithDefaultString("4k")
 
   val KAEZIP_MAX_SESSIONS: OptionalConfigEntry[Int] = entry("kaezip.maxSessions")
@@ -223,7 +260,7 @@ private[spark] object KaeShuffleConf {
       "an executor needs about one per task slot for writing and two for reading. Unset: twice " +
       "the executor's task slots. When all are lent, see kaezip.sessionWait.")
     .intConf
-    .checkValue(_ >= 1, "Use 1 or more.")
+    .accepts(_ >= 1, "Use 1 or more.")
     .createOptional
 
   val KAEZIP_SESSION_WAIT: ConfigEntry[Long] = entry("kaezip.sessionWait")
@@ -232,13 +269,13 @@ private[spark] object KaeShuffleConf {
       "overflow blocks). 0 goes to software at once; the wait is bounded so that a task " +
       "holding one session never blocks another forever.")
     .timeConf(TimeUnit.MILLISECONDS)
-    .checkValue(v => v >= 0 && v <= 600000, "Use 0 to 10min.")
+    .accepts(v => v >= 0 && v <= 600000, "Use 0 to 10min.")
     .createWithDefaultString("0ms")
 
   val LIBDEFLATE_LIBRARY: ConfigEntry[String] = entry("libdeflate.libraryPath")
     .doc("Name or path of libdeflate for dlopen (Debian package libdeflate0).")
     .stringConf
-    .checkValue(_.nonEmpty, "Give a library name or path.")
+    .accepts(_.nonEmpty, "Give a library name or path.")
     .createWithDefault(CodecOptions.DEFAULT_LIBDEFLATE_LIBRARY)
 
   val STAGE_SUMMARY: ConfigEntry[Boolean] = entry("log.stageSummary")
@@ -270,26 +307,26 @@ private[spark] object KaeShuffleConf {
       "cost of one hardware request. No public figure exists: the default is the KAEzip cost " +
       "model's guess; measure it on your hardware (docs/benchmarks/kaezip-model).")
     .timeConf(TimeUnit.MICROSECONDS)
-    .checkValue(v => v >= 0 && v <= 1000000, "Use 0 to 1s.")
+    .accepts(v => v >= 0 && v <= 1000000, "Use 0 to 1s.")
     .createWithDefaultString(s"${EngineModel.KaeZip.requestNanos / 1000}us")
 
   val DOCTOR_ENGINE_SESSION: ConfigEntry[Long] = entry("doctor.engine.sessionSetup")
     .doc("The engine model's cost of opening one hardware session (a guess, as requestLatency).")
     .timeConf(TimeUnit.MICROSECONDS)
-    .checkValue(v => v >= 0 && v <= 10000000, "Use 0 to 10s.")
+    .accepts(v => v >= 0 && v <= 10000000, "Use 0 to 10s.")
     .createWithDefaultString(s"${EngineModel.KaeZip.sessionNanos / 1000}us")
 
   val DOCTOR_ENGINE_COMPRESS: ConfigEntry[Int] = entry("doctor.engine.compressMBps")
     .doc("The engine model's compress throughput in MB/s (Huawei publishes 7 GB/s per " +
       "Kunpeng 920 processor).")
     .intConf
-    .checkValue(_ >= 1, "Use 1 or more.")
+    .accepts(_ >= 1, "Use 1 or more.")
     .createWithDefault(EngineModel.KaeZip.compressMBps.toInt)
 
   val DOCTOR_ENGINE_DECOMPRESS: ConfigEntry[Int] = entry("doctor.engine.decompressMBps")
     .doc("The engine model's decompress throughput in MB/s (published: 8 GB/s per processor).")
     .intConf
-    .checkValue(_ >= 1, "Use 1 or more.")
+    .accepts(_ >= 1, "Use 1 or more.")
     .createWithDefault(EngineModel.KaeZip.decompressMBps.toInt)
 
   /** All entries, in declaration order. */
@@ -311,6 +348,15 @@ private[spark] object KaeShuffleConf {
       k.startsWith(PREFIX) && !defaults.get(k).exists(_.equalsIgnoreCase(v.trim))
     }.toMap
   }
+
+  /** What `e` accepts: its check's own words, else by its type. */
+  private[kae] def accepts(e: ConfigEntry[_]): String =
+    accepted.getOrElse(
+      e.key,
+      e.defaultValueString match {
+        case "true" | "false" => "`true`, `false`"
+        case _ => "any"
+      })
 
   /** docs/configuration.md, generated from the entries. */
   def markdown: String = {
@@ -335,13 +381,13 @@ private[spark] object KaeShuffleConf {
       "also goes on the executors' class path (Spark's `spark.executor.extraClassPath`, " +
       "[yarn.md](yarn.md#2-ship-it-with-the-application)): 3.5 creates the shuffle manager " +
       "before it loads `--jars`.\n\n"
-    sb ++= "| key | default | meaning | since |\n|---|---|---|---|\n"
+    sb ++= "| key | default | accepts | meaning | since |\n|---|---|---|---|---|\n"
     for (e <- all) {
       val default = e.defaultValueString match {
         case "<undefined>" => "(unset)"
         case d => s"`$d`"
       }
-      sb ++= s"| `${e.key}` | $default | ${e.doc} | ${e.version} |\n"
+      sb ++= s"| `${e.key}` | $default | ${accepts(e)} | ${e.doc} | ${e.version} |\n"
     }
     sb.toString
   }
