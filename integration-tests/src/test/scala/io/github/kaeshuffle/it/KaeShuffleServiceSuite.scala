@@ -29,7 +29,8 @@ import org.apache.hadoop.fs.{Path => HPath}
 import org.apache.hadoop.yarn.api.records.ApplicationId
 import org.apache.hadoop.yarn.server.api.{
   ApplicationInitializationContext,
-  ApplicationTerminationContext
+  ApplicationTerminationContext,
+  AuxiliaryService
 }
 import io.github.kaeshuffle.testing.MatrixTests
 
@@ -127,6 +128,38 @@ class KaeShuffleServiceSuite extends MatrixTests {
       s.stopApplication(new ApplicationTerminationContext(app))
       intercept[Exception](register(Some(secret)))
     } finally s.stop()
+  }
+
+  test("a line service that cannot link (an Error) leaves the NodeManager up with " +
+    "stopOnFailure=false, and stops it with true") {
+    def entry(stopOnFailure: Boolean): KaeYarnShuffleService = {
+      val s = new KaeYarnShuffleService("spark_shuffle", classOf[UnlinkableService].getName) {}
+      val conf = new Configuration(false)
+      conf.setBoolean(KaeYarnShuffleService.STOP_ON_FAILURE, stopOnFailure)
+      s.init(conf)
+      s
+    }
+    val up = entry(stopOnFailure = false)
+    up.start()
+    assert(up.port() == -1 && up.getMetaData.getInt(0) == -1)
+    up.initializeApplication(new ApplicationInitializationContext(
+      "u",
+      ApplicationId.newInstance(1L, 1),
+      ByteBuffer.allocate(0)))
+    up.stop()
+    val e = intercept[Exception](entry(stopOnFailure = true))
+    assert(e.getMessage.contains("could not start") && e.getMessage.contains("Java 99"), e)
+  }
+
+  test("a JVM older than the jar's Spark classes is named before any of them loads") {
+    // A class file of version 143 (Java 99): what Spark 4's classes are to a Java 11 JVM.
+    val e = intercept[UnsupportedOperationException](
+      KaeYarnShuffleService.checkJava("io/github/kaeshuffle/it/java99.class"))
+    assert(
+      e.getMessage.contains("need Java 99 or newer, and the NodeManager runs Java " +
+        sys.props("java.specification.version")),
+      e.getMessage)
+    KaeYarnShuffleService.checkJava("org/apache/spark/network/TransportContext.class")
   }
 
   test("an executor directory outside its application's directory is refused") {
@@ -278,4 +311,12 @@ class KaeShuffleServiceSuite extends MatrixTests {
       Files.writeString(java.nio.file.Paths.get("target", "shuffle-service-load.txt"), line + "\n")
     } finally s.stop()
   }
+}
+
+/** A line service whose class this JVM cannot use, as Spark 4's on a Java 11 NodeManager. */
+class UnlinkableService(name: String) extends AuxiliaryService(name) {
+  throw new UnsupportedClassVersionError("simulated: class file version 143.0 (Java 99)")
+  override def initializeApplication(c: ApplicationInitializationContext): Unit = ()
+  override def stopApplication(c: ApplicationTerminationContext): Unit = ()
+  override def getMetaData: ByteBuffer = ByteBuffer.allocate(0)
 }

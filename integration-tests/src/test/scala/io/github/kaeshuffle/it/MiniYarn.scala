@@ -97,6 +97,22 @@ final class MiniYarn(
       mainClass = mainClass,
       size = size)
 
+  /** Submits an application that may fail, and says how it ended (its code and log). */
+  def launch(
+      name: String,
+      conf: Map[String, String],
+      mainClass: String,
+      timeoutSeconds: Long): Submit.Ended =
+    Submit.launch(
+      name,
+      "yarn",
+      "client",
+      conf,
+      Nil,
+      env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString),
+      timeoutSeconds = timeoutSeconds,
+      mainClass = mainClass)
+
   /** The stderr files of this cluster's containers and their text. */
   def containerLogs(): Seq[(Path, String)] = {
     // Only the NodeManager's log dirs; their files may still vanish while they are walked.

@@ -14,10 +14,12 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
+import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
 import org.apache.spark.shuffle.kae.ShuffleFiles
@@ -44,6 +46,10 @@ import io.github.kaeshuffle.testing.MatrixTests
  */
 class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
   private val servicePort = ClusterFaults.freePort()
+
+  /** A second service of ours, under its own name and port, as another Spark line's jar is. */
+  private val secondPort = ClusterFaults.freePort()
+  private val SecondName = "spark_shuffle_second"
   private val serviceJar = new File(sys.props.getOrElse("kae.test.serviceJar", "missing"))
   private val yarn = new MiniYarn("kae-yarn-service", nodeManagers = 0)
   private var nm: NodeManagerProcess = _
@@ -61,12 +67,32 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     }
   }
 
+  /**
+   * The second service's class path: a directory holding the jar and its spark-shuffle-site.xml,
+   * which names it and gives its port (docs/yarn.md: each Spark line's jar under its own name).
+   */
+  private def secondServiceClasspath(): String = {
+    val dir = ClusterFaults.tmpDir("kae-second-service")
+    Files.writeString(
+      dir.resolve("spark-shuffle-site.xml"),
+      s"""<configuration>
+         |<property><name>spark.shuffle.service.name</name><value>$SecondName</value></property>
+         |<property><name>spark.shuffle.service.port</name><value>$secondPort</value></property>
+         |</configuration>
+         |""".stripMargin
+    )
+    s"$dir${File.pathSeparator}${serviceJar.getAbsolutePath}"
+  }
+
   private def startCluster(): Unit = {
     yarn.start()
     nm = new NodeManagerProcess(
       yarn.config,
       Map(
-        "yarn.nodemanager.aux-services" -> "mapreduce_shuffle,spark_shuffle",
+        "yarn.nodemanager.aux-services" -> s"mapreduce_shuffle,spark_shuffle,$SecondName",
+        s"yarn.nodemanager.aux-services.$SecondName.class" ->
+          "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
+        s"yarn.nodemanager.aux-services.$SecondName.classpath" -> secondServiceClasspath(),
         "yarn.nodemanager.aux-services.mapreduce_shuffle.class" ->
           "org.apache.hadoop.mapred.ShuffleHandler",
         "yarn.nodemanager.aux-services.spark_shuffle.class" ->
@@ -84,7 +110,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
         "spark.shuffle.push.server.minChunkSizeInMergedShuffleFile" -> "16k"
       )
     )
-    nm.start(Seq(servicePort))
+    nm.start(Seq(servicePort, secondPort))
     awaitMapReduceShuffle()
   }
 
@@ -125,6 +151,68 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
     assert(report.manager == Submit.Manager, text)
     assert(report.long("kae.write.codecCalls") > 0, text)
+  }
+
+  matrixTest("two of our services on one NodeManager, each under its own name and port: an " +
+    "application of the second reads through it") {
+    val report = yarn.submit(
+      "yarn-second-service",
+      "client",
+      serviceConf() ++ YarnAppConf.dynamicAllocation(secondPort) +
+        ("spark.shuffle.service.name" -> SecondName),
+      Nil,
+      mainClass = Submit.ShuffleServiceApp
+    )
+    val text = report.lines.mkString("\n")
+    assert(report.lines.contains("executorsGone true"), text)
+    assert(report.lines.contains("resultOk true"), text)
+    assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+    assert(
+      nm.logText.contains(s"KAE shuffle service '$SecondName' serving on port $secondPort"),
+      s"no second service in ${nm.log}")
+  }
+
+  // The troubleshooting rows of docs/operations.md quote YARN's own messages for these two.
+  matrixTest("an application naming a service the NodeManager does not run gets no executor; " +
+    "its ApplicationMaster logs YARN's message") {
+    // Spark's allocator logs each failed launch and asks again: the application waits, it does
+    // not fail. Let it wait a minute, then read the ApplicationMaster's log.
+    // Hadoop 3.5 says "does not exist", older releases "do not exist" (docs/operations.md).
+    val missing = "The auxService:spark_shuffle_missing does not exist"
+    val waited = intercept[AssertionError](yarn.launch(
+      "yarn-missing-service",
+      serviceConf() + ("spark.shuffle.service.name" -> "spark_shuffle_missing"),
+      Submit.ShuffleServiceApp,
+      timeoutSeconds = 90))
+    assert(waited.getMessage.contains("did not finish"), waited.getMessage)
+    val stderr = Files.walk(nm.logDir).iterator().asScala.filter(_.endsWith("stderr")).toSeq
+    assert(
+      stderr.exists { f =>
+        val text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)
+        text.contains("Failed to launch executor") && text.contains(missing)
+      },
+      s"no '$missing' in $stderr"
+    )
+  }
+
+  matrixTest("a wrong service jar path stops the NodeManager at start, naming our class") {
+    val wrong = new NodeManagerProcess(
+      yarn.config,
+      Map(
+        "yarn.nodemanager.aux-services" -> "spark_shuffle",
+        "yarn.nodemanager.aux-services.spark_shuffle.class" ->
+          "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
+        "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> "/nonexistent/kae-yarn.jar"
+      )
+    )
+    try {
+      val e = intercept[AssertionError](wrong.start())
+      assert(e.getMessage.contains("The NodeManager exited"), e.getMessage)
+      assert(
+        wrong.logText.contains(
+          "java.lang.ClassNotFoundException: io.github.kaeshuffle.yarn.KaeYarnShuffleService"),
+        s"log: ${wrong.log}")
+    } finally wrong.kill()
   }
 
   /**
@@ -226,7 +314,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     val state = nm.recoveryDir.resolve("nm-aux-services").resolve("spark_shuffle")
     assert(Files.isDirectory(state.resolve("registeredExecutors.rdb")), s"no state in $state")
     assert(Files.isDirectory(state.resolve("kaeShuffleSecrets.rdb")), s"no state in $state")
-    nm.start(Seq(servicePort))
+    nm.start(Seq(servicePort, secondPort))
     awaitMapReduceShuffle()
     assert(nm.log != firstLog)
 

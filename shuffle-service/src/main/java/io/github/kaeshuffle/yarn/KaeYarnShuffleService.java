@@ -13,47 +13,33 @@
  */
 package io.github.kaeshuffle.yarn;
 
-import java.io.File;
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
 import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
-import org.apache.spark.network.TransportContext;
-import org.apache.spark.network.crypto.AuthServerBootstrap;
-import org.apache.spark.network.server.TransportServer;
-import org.apache.spark.network.server.TransportServerBootstrap;
-import org.apache.spark.network.shuffle.ExternalBlockHandler;
-import org.apache.spark.network.shuffle.MergedShuffleFileManager;
-import org.apache.spark.network.shuffle.NoOpMergedShuffleFileManager;
-import org.apache.spark.network.shuffle.RemoteBlockPushResolver;
-import org.apache.spark.network.shuffledb.DBBackend;
-import org.apache.spark.network.util.TransportConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A YARN NodeManager auxiliary service that serves shuffle files to Spark's external-shuffle client
- * (`spark.shuffle.service.enabled=true`), so shuffle output outlives its executors and dynamic
- * allocation can release them.
+ * The YARN NodeManager auxiliary service named in {@code yarn-site.xml}: runs the jar's Spark
+ * line's shuffle service ({@link LineShuffleService}) and keeps the NodeManager up when that cannot
+ * start, unless {@code spark.yarn.shuffle.stopOnFailure=true}.
  *
- * <p>The protocol is Spark's own: {@link ExternalBlockHandler} (executor registration, block and
- * batch fetches, removal of an application's data) behind Spark's Netty {@link TransportServer},
- * with Spark's authentication ({@code spark.authenticate}) when enabled. It reads Spark's {@code
- * .data}/{@code .index} layout, so files of KAE Shuffle and of Spark's built-in sort shuffle are
- * served alike.
- *
- * <p>State that must survive a NodeManager restart is kept in RocksDB under the NodeManager's
- * recovery directory: executor registrations (Spark's {@code registeredExecutors.rdb}) and each
- * application's secret ({@code kaeShuffleSecrets.rdb}).
+ * <p>It names no Spark class: the NodeManager links this class before any of its code runs, and a
+ * Spark class that cannot load there (Spark 4's network classes are Java 17 class files; a
+ * NodeManager may run Java 8 or 11) would then throw an {@link Error} that the NodeManager does not
+ * catch, and it would stop. The line's service is loaded by name inside {@link #serviceInit}, after
+ * a check that this JVM reads the jar's Spark class files, and any failure there, {@link
+ * LinkageError}s included, is logged with the reason.
  *
  * <p>Settings, from the NodeManager's configuration (yarn-site.xml), named as Spark names them:
  * {@code spark.shuffle.service.port} (7337), {@code spark.authenticate} (false), {@code
@@ -84,238 +70,174 @@ public class KaeYarnShuffleService extends AuxiliaryService {
   public static final String MERGE_MANAGER =
       "spark.shuffle.push.server.mergedShuffleFileManagerImpl";
 
-  static final String EXECUTORS_DB = "registeredExecutors.rdb";
-  static final String SECRETS_DB = AppSecrets.DB_NAME;
-  static final String MERGE_DB = "mergedShuffles.rdb";
+  /** A Spark class every line's service needs: its class file version is the Java it needs. */
+  static final String SPARK_CLASS = "org/apache/spark/network/TransportContext.class";
 
-  private AppSecrets secrets;
-  private ExternalBlockHandler blockHandler;
-  private TransportContext transportContext;
-  private TransportServer server;
-  private int boundPort = -1;
+  /** {@link LineShuffleService}, by name: a class literal would link it with this one. */
+  static final String LINE_SERVICE = "io.github.kaeshuffle.yarn.LineShuffleService";
+
+  private final String lineService;
+  private AuxiliaryService line;
+
+  /**
+   * Settings of this service alone, in a file on its class path (beside the jar in the directory
+   * {@code yarn.nodemanager.aux-services.<name>.classpath} names), as Spark's own service reads
+   * them: with {@code spark.shuffle.service.name} and {@code spark.shuffle.service.port} there, one
+   * NodeManager runs several services, each Spark line's jar under its own name and port. They
+   * override the NodeManager's settings.
+   */
+  public static final String SITE = "spark-shuffle-site.xml";
+
+  public static final String NAME = "spark.shuffle.service.name";
 
   public KaeYarnShuffleService() {
-    this(DEFAULT_NAME);
-  }
-
-  protected KaeYarnShuffleService(String name) {
-    super(name);
-  }
-
-  @Override
-  protected void serviceInit(Configuration conf) throws Exception {
-    boolean stopOnFailure = conf.getBoolean(STOP_ON_FAILURE, false);
-    try {
-      start(conf);
-    } catch (Exception e) {
-      closeQuietly();
-      if (stopOnFailure) {
-        throw e;
-      }
-      LOG.error(
-          "KAE shuffle service could not start and serves nothing ({}=false keeps the "
-              + "NodeManager running): {}",
-          STOP_ON_FAILURE,
-          e.toString(),
-          e);
-    }
-    super.serviceInit(conf);
-  }
-
-  private void start(Configuration conf) throws Exception {
-    int port = port(conf);
-    checkDbBackend(conf);
-    boolean authenticate = conf.getBoolean(AUTHENTICATE, false);
-    boolean dbEnabled = conf.getBoolean(DB_ENABLED, true);
-    String[] localDirs = conf.getTrimmedStrings("yarn.nodemanager.local-dirs");
-    boolean appScoped = conf.getBoolean(APP_SCOPED_DIRS, true);
-
-    TransportConf transportConf = new TransportConf("shuffle", new HadoopConfigProvider(conf));
-    File recovery = dbEnabled ? recoveryDir(localDirs) : null;
-    File executorsDb = recovery == null ? null : new File(recovery, EXECUTORS_DB);
-    MergedShuffleFileManager merger = mergeManager(transportConf, recovery);
-    blockHandler =
-        LineBlockHandler.create(transportConf, executorsDb, merger, localDirs, appScoped);
-    if (appScoped && !LineBlockHandler.checksLocalDirs()) {
-      LOG.warn(
-          "{}=true is not applied: this service is built for a Spark line whose shuffle handler "
-              + "has no check of executors' local dirs (Spark 4.2 added it)",
-          APP_SCOPED_DIRS);
-    }
-
-    List<TransportServerBootstrap> bootstraps = new ArrayList<>();
-    if (authenticate) {
-      secrets = new AppSecrets(recovery);
-      bootstraps.add(new AuthServerBootstrap(transportConf, secrets.manager()));
-    }
-    transportContext = new TransportContext(transportConf, blockHandler, true);
-    server = transportContext.createServer(port, bootstraps);
-    boundPort = server.getPort();
-    LOG.info(
-        "KAE shuffle service '{}' serving on port {} (authentication {}, recovery {}, "
-            + "local dirs {}, app-scoped dirs {}, merging pushed blocks {})",
-        getName(),
-        boundPort,
-        authenticate ? "on" : "off",
-        recovery == null ? "off" : recovery,
-        Arrays.toString(localDirs),
-        appScoped,
-        merger == null ? "off" : "on");
-  }
-
-  private static int port(Configuration conf) {
-    int port = conf.getInt(PORT, DEFAULT_PORT);
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(PORT + "=" + port + ": must be 0-65535");
-    }
-    return port;
-  }
-
-  private static void checkDbBackend(Configuration conf) {
-    String backend = conf.get(DB_BACKEND, DBBackend.ROCKSDB.name()).trim().toUpperCase(Locale.ROOT);
-    if (!DBBackend.ROCKSDB.name().equals(backend)) {
-      throw new IllegalArgumentException(
-          DB_BACKEND
-              + "="
-              + conf.get(DB_BACKEND)
-              + ": this service keeps its state in ROCKSDB only");
-    }
+    this(site().get(NAME, DEFAULT_NAME), LINE_SERVICE);
   }
 
   /**
-   * Spark's merger of pushed blocks when the NodeManager's configuration names it, else null. Its
-   * state (finalized merges, applications' merge dirs) goes to RocksDB with the service's.
+   * @param lineService the class of the line's service, named so this class does not link it: an
+   *     {@link AuxiliaryService} with a constructor taking the service's name
    */
-  private static MergedShuffleFileManager mergeManager(TransportConf conf, File recovery)
-      throws IOException {
-    String impl = conf.mergedShuffleFileManagerImpl();
-    if (impl.equals(NoOpMergedShuffleFileManager.class.getName())) {
-      return null;
-    }
-    if (!impl.equals(RemoteBlockPushResolver.class.getName())) {
-      throw new IllegalArgumentException(
-          MERGE_MANAGER
-              + "="
-              + impl
-              + ": this service merges pushed blocks with "
-              + RemoteBlockPushResolver.class.getName()
-              + " only (leave it unset to merge nothing)");
-    }
-    return new RemoteBlockPushResolver(
-        conf, recovery == null ? null : new File(recovery, MERGE_DB));
+  protected KaeYarnShuffleService(String name, String lineService) {
+    super(name);
+    this.lineService = lineService;
   }
 
-  /** The NodeManager's recovery directory, else the first local dir (state then as durable). */
-  private File recoveryDir(String[] localDirs) throws IOException {
-    Path p = getRecoveryPath();
-    File dir;
-    if (p != null) {
-      dir = new File(p.toUri().getPath());
-    } else if (localDirs.length > 0) {
-      dir = new File(new File(localDirs[0]), "kae-shuffle-service");
-      LOG.warn(
-          "NodeManager recovery is off (yarn.nodemanager.recovery.enabled): keeping shuffle "
-              + "service state in {}",
-          dir);
-    } else {
-      throw new IOException(
-          "No recovery directory and no yarn.nodemanager.local-dirs: set "
-              + "yarn.nodemanager.recovery.dir, or "
-              + DB_ENABLED
-              + "=false");
+  /** {@link #SITE} from this service's class path; empty where there is none. */
+  static Configuration site() {
+    Configuration site = new Configuration(false);
+    URL url = KaeYarnShuffleService.class.getClassLoader().getResource(SITE);
+    if (url != null) {
+      site.addResource(url);
     }
-    if (!dir.isDirectory() && !dir.mkdirs()) {
-      throw new IOException("Cannot create the shuffle service's recovery directory " + dir);
+    return site;
+  }
+
+  @Override
+  protected void serviceInit(Configuration nodeManager) throws Exception {
+    Configuration conf = new Configuration(nodeManager);
+    for (Map.Entry<String, String> e : site()) {
+      conf.set(e.getKey(), e.getValue());
     }
-    return dir;
+    boolean stopOnFailure = conf.getBoolean(STOP_ON_FAILURE, false);
+    try {
+      checkJava(SPARK_CLASS);
+      AuxiliaryService s =
+          (AuxiliaryService)
+              Class.forName(lineService, true, getClass().getClassLoader())
+                  .getConstructor(String.class)
+                  .newInstance(getName());
+      s.setRecoveryPath(getRecoveryPath());
+      s.init(conf);
+      line = s;
+    } catch (InvocationTargetException e) {
+      failed(e.getCause(), stopOnFailure);
+    } catch (Exception | LinkageError e) {
+      failed(e, stopOnFailure);
+    }
+    super.serviceInit(nodeManager);
+  }
+
+  private void failed(Throwable e, boolean stopOnFailure) {
+    if (stopOnFailure) {
+      throw new IllegalStateException(
+          "KAE shuffle service '" + getName() + "' could not start: " + e, e);
+    }
+    LOG.error(
+        "KAE shuffle service '{}' could not start and serves nothing ({}=false keeps the "
+            + "NodeManager running): {}",
+        getName(),
+        STOP_ON_FAILURE,
+        e.toString(),
+        e);
+  }
+
+  /**
+   * Fails, naming both versions, when this JVM cannot read the class files of the jar's Spark
+   * classes ({@code resource}), before the first of them is loaded.
+   */
+  public static void checkJava(String resource) throws IOException {
+    int needed = classFileMajor(resource);
+    int running = (int) Double.parseDouble(System.getProperty("java.class.version"));
+    if (needed > running) {
+      throw new UnsupportedOperationException(
+          "this service jar's Spark classes need Java "
+              + (needed - 44)
+              + " or newer, and the NodeManager runs Java "
+              + System.getProperty("java.specification.version")
+              + ": run the NodeManager on Java "
+              + (needed - 44)
+              + " (docs/yarn.md#the-nodemanagers-java)");
+    }
+  }
+
+  private static int classFileMajor(String resource) throws IOException {
+    InputStream in = KaeYarnShuffleService.class.getClassLoader().getResourceAsStream(resource);
+    if (in == null) {
+      throw new IOException(resource + " is not in the service jar: a damaged or wrong jar?");
+    }
+    try (DataInputStream d = new DataInputStream(in)) {
+      d.readInt(); // 0xCAFEBABE
+      d.readUnsignedShort(); // minor
+      return d.readUnsignedShort();
+    }
   }
 
   /** The port the service listens on (useful when configured as 0), or -1 when not serving. */
   public int port() {
-    return boundPort;
+    return line == null ? -1 : line.getMetaData().getInt(0);
   }
 
   @Override
-  public void initializeApplication(ApplicationInitializationContext context) {
-    String appId = context.getApplicationId().toString();
-    ByteBuffer secret = context.getApplicationDataForService();
-    if (secrets == null) {
-      LOG.info("Application {} initialized", appId);
-      return;
+  protected void serviceStart() throws Exception {
+    if (line != null) {
+      line.start();
     }
-    if (secret == null || !secret.hasRemaining()) {
-      LOG.warn(
-          "Application {} brought no secret: its executors will be refused "
-              + "(run it with spark.authenticate=true)",
-          appId);
-      return;
-    }
-    byte[] bytes = new byte[secret.remaining()];
-    secret.duplicate().get(bytes);
-    secrets.register(appId, bytes);
-    LOG.info("Application {} initialized with its secret", appId);
-  }
-
-  @Override
-  public void stopApplication(ApplicationTerminationContext context) {
-    String appId = context.getApplicationId().toString();
-    if (secrets != null) {
-      secrets.unregister(appId);
-    }
-    if (blockHandler != null) {
-      // YARN deletes the application's directories itself.
-      blockHandler.applicationRemoved(appId, false);
-    }
-    LOG.info("Application {} stopped", appId);
-  }
-
-  @Override
-  public void initializeContainer(ContainerInitializationContext context) {
-    LOG.debug("Container {} initialized", context.getContainerId());
-  }
-
-  @Override
-  public void stopContainer(ContainerTerminationContext context) {
-    LOG.debug("Container {} stopped", context.getContainerId());
-  }
-
-  @Override
-  public ByteBuffer getMetaData() {
-    ByteBuffer b = ByteBuffer.allocate(4);
-    b.putInt(0, boundPort);
-    return b;
+    super.serviceStart();
   }
 
   @Override
   protected void serviceStop() throws Exception {
-    int was = boundPort;
-    closeQuietly();
-    LOG.info("KAE shuffle service '{}' stopped (port {})", getName(), was);
+    if (line != null) {
+      line.stop();
+      line = null;
+    }
     super.serviceStop();
   }
 
-  private void closeQuietly() {
-    try {
-      if (server != null) {
-        server.close();
-      }
-      if (transportContext != null) {
-        transportContext.close();
-      }
-      if (blockHandler != null) {
-        blockHandler.close();
-      }
-      if (secrets != null) {
-        secrets.close();
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("Error while stopping the KAE shuffle service", e);
-    } finally {
-      server = null;
-      transportContext = null;
-      blockHandler = null;
-      secrets = null;
-      boundPort = -1;
+  @Override
+  public void initializeApplication(ApplicationInitializationContext context) {
+    if (line != null) {
+      line.initializeApplication(context);
     }
+  }
+
+  @Override
+  public void stopApplication(ApplicationTerminationContext context) {
+    if (line != null) {
+      line.stopApplication(context);
+    }
+  }
+
+  @Override
+  public void initializeContainer(ContainerInitializationContext context) {
+    if (line != null) {
+      line.initializeContainer(context);
+    }
+  }
+
+  @Override
+  public void stopContainer(ContainerTerminationContext context) {
+    if (line != null) {
+      line.stopContainer(context);
+    }
+  }
+
+  /** The port, as Spark's own service tells the NodeManager; -1 when not serving. */
+  @Override
+  public ByteBuffer getMetaData() {
+    ByteBuffer b = ByteBuffer.allocate(4);
+    b.putInt(0, port());
+    return b;
   }
 }
