@@ -57,7 +57,8 @@ CLASS = re.compile(r'\b(?:io\.github\.kaeshuffle|org\.apache\.spark\.shuffle\.ka
                    r'\.([A-Z]\w*)')
 DEFINITION = re.compile(r'\b(?:class|object|trait|interface|enum)\s+([A-Z]\w*)')
 JAR = re.compile(r'\bkae-shuffle-[\w.<>-]*?\.jar\b')
-BUILT_JAR = re.compile(r'^kae-shuffle-(service-)?spark(<line>|[0-9.]+)_(<scala>|2\.1[23])'
+# The application, service and (in the release bundle) doctor jars named for their line.
+BUILT_JAR = re.compile(r'^kae-shuffle-(service-|doctor-)?spark(<line>|[0-9.]+)_(<scala>|2\.1[23])'
                        r'-(<version>|[0-9][\w.-]*?)(-yarn)?\.jar$')
 
 
@@ -83,8 +84,8 @@ def check_jars(rel, text, pairs, version):
         if not m:
             problems.append(f'{rel}: jar {name}: not a name the build gives')
             continue
-        service, line, scala, ver, yarn = m.groups()
-        if bool(service) != bool(yarn):
+        kind, line, scala, ver, yarn = m.groups()
+        if (kind == 'service-') != bool(yarn):
             problems.append(f'{rel}: jar {name}: the service jar, and only it, ends in -yarn')
         if '<' not in line + scala and (line, scala) not in pairs:
             problems.append(f'{rel}: jar {name}: no build of Spark {line} with Scala {scala}')

@@ -2,8 +2,9 @@
 # Checks a release bundle as an operator receives it: unpacks it, checks its SHA-256 sums, then
 # for every application jar submits a job with that jar alone (spark-submit, local-cluster: two
 # executor JVMs fetching from each other) to the distribution of its Spark line, checks its
-# results and that KAE Shuffle's stage summaries are in the driver's log, and runs the bundle's
-# preflight command against that distribution.
+# results and that KAE Shuffle's stage summaries are in the driver's log, replays the job's event
+# log through the bundle's doctor command (tuning.md), and runs the bundle's preflight command
+# against that distribution.
 #   usage: .build/release-smoke.sh target/release/kae-shuffle-<version>.tar.gz
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +34,11 @@ for jar in "$root"/jars/kae-shuffle-spark*.jar; do
   # pyspark's Python package: beside the distribution, or (3.5 with Scala 2.13, assembled
   # from Maven Central) in the cache where spark-dist.sh installed pip's pyspark.
   python_path=$(dirname "$home"):${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}/pyspark-$spark
+  events=$work/events-$base
+  mkdir -p "$events"
   if PYTHONPATH=$python_path "$home/bin/spark-submit" --master 'local-cluster[2,1,1024]' \
       --jars "$jar" "${extra[@]}" \
+      --conf spark.eventLog.enabled=true --conf "spark.eventLog.dir=$events" \
       --conf spark.shuffle.manager=org.apache.spark.shuffle.kae.KaeShuffleManager \
       .build/release/smoke.py > "$logs/$base.log" 2>&1 &&
       grep -q '^result ok' "$logs/$base.log" &&
@@ -46,16 +50,38 @@ for jar in "$root"/jars/kae-shuffle-spark*.jar; do
     grep -m 20 -E 'ERROR|Exception|Error:|^result' "$logs/$base.log"
     failed=1
   fi
-  # No KAEzip here: the preflight must run and say so (exit 1), not fail to start (exit 2+).
-  set +e
-  "$root/bin/kae-preflight" "$home" > "$logs/$base-preflight.log" 2>&1
-  code=$?
-  set -e
-  if [ "$code" -le 1 ] && grep -q 'KAEzip verdict' "$logs/$base-preflight.log"; then
-    echo "[kae] smoke: preflight ran (exit $code): $(grep 'KAEzip verdict' "$logs/$base-preflight.log")"
+  # The event-log command as tuning.md gives it, with the bundle's doctor jar of this line.
+  doctor=$root/tools/${base/kae-shuffle-spark/kae-shuffle-doctor-spark}.jar
+  java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+  if "$java" -cp "$jar:$doctor:$home/jars/*" org.apache.spark.shuffle.kae.KaeShuffleDoctor \
+      "$(ls -d "$events"/*)" --no-rates > "$logs/$base-doctor.log" 2>&1 &&
+      grep -q 'KAE Shuffle doctor: stage' "$logs/$base-doctor.log"; then
+    echo "[kae] smoke: the doctor read the event log: $(grep -c 'KAE Shuffle doctor: stage' "$logs/$base-doctor.log") stage diagnoses"
   else
-    echo "[kae] smoke: preflight FAILED (exit $code):"; cat "$logs/$base-preflight.log"; failed=1
+    echo "[kae] smoke: doctor FAILED (log $logs/$base-doctor.log):"; tail -20 "$logs/$base-doctor.log"
+    failed=1
   fi
+  # No KAEzip here: the preflight must run and say so (exit 1), not fail to start (exit 2+);
+  # also where a vendor added to Spark's version (spark-core_2.12-3.5.9-amzn-0.jar).
+  vendor=$work/vendor-$base
+  mkdir -p "$vendor/jars"
+  for j in "$home"/jars/*.jar; do
+    name=$(basename "$j")
+    [[ $name == spark-core_* ]] && name=${name%.jar}-vendor-0.jar
+    ln -s "$j" "$vendor/jars/$name"
+  done
+  for h in "$home" "$vendor"; do
+    set +e
+    "$root/bin/kae-preflight" "$h" > "$logs/$base-preflight.log" 2>&1
+    code=$?
+    set -e
+    if [ "$code" -le 1 ] && grep -q 'KAEzip verdict' "$logs/$base-preflight.log"; then
+      echo "[kae] smoke: preflight ran on $(basename "$(ls "$h"/jars/spark-core_*)") (exit $code):" \
+        "$(grep 'KAEzip verdict' "$logs/$base-preflight.log")"
+    else
+      echo "[kae] smoke: preflight FAILED (exit $code):"; cat "$logs/$base-preflight.log"; failed=1
+    fi
+  done
 done
 [ "$failed" = 0 ] && echo "[kae] smoke: every line's jar ran from the bundle"
 exit $failed

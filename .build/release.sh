@@ -13,7 +13,7 @@ lines=("$@")
 version=$(bash .build/maven-value.sh project.version)
 name=kae-shuffle-$version
 out=target/release/$name
-rm -rf "$out" "$out.tar.gz" && mkdir -p "$out/jars" "$out/service" "$out/bin"
+rm -rf "$out" "$out.tar.gz" && mkdir -p "$out/jars" "$out/service" "$out/tools" "$out/bin"
 for p in "${lines[@]}"; do
   echo "[kae] release: building $p"
   bash .build/test-line.sh "$p" '' -DskipTests -Dspotless.check.skip=true > "target/release-$p.log" 2>&1 ||
@@ -21,11 +21,15 @@ for p in "${lines[@]}"; do
   tree=target/lines/$p
   cp "$tree"/shuffle-core/target/kae-shuffle-spark*_*-"$version".jar "$out/jars/"
   cp "$tree"/shuffle-service/target/kae-shuffle-service-spark*_*-"$version"-yarn.jar "$out/service/"
+  # The doctor is built against the line's Spark: named for it as the application jar is.
+  app=$(basename "$tree"/shuffle-core/target/kae-shuffle-spark*_*-"$version".jar)
+  cp "$tree/shuffle-core/doctor/target/kae-shuffle-doctor-$version.jar" \
+    "$out/tools/${app/kae-shuffle-spark/kae-shuffle-doctor-spark}"
 done
 cp LICENSE NOTICE CHANGELOG.md "$out/"
 cp -r docs "$out/docs"
 install -m 755 .build/release/kae-preflight "$out/bin/kae-preflight"
-(cd "$out" && sha256sum jars/*.jar service/*.jar > SHA256SUMS)
+(cd "$out" && sha256sum jars/*.jar service/*.jar tools/*.jar > SHA256SUMS)
 tar -C target/release -czf "$out.tar.gz" "$name"
 echo "[kae] release: $out.tar.gz"
 cat "$out/SHA256SUMS"
