@@ -78,9 +78,12 @@ public final class LadderEncoders implements AutoCloseable {
       return encoder;
     }
 
-    /** Whether the encoder is of a step above the ladder's first: a stronger codec. */
-    public boolean stronger() {
-      return step > 0;
+    /**
+     * The raw bytes the encoder compressed with a codec above the ladder's first step: all of them
+     * or none, as a task keeps the codec it started with ({@code write.strongerRawBytes}).
+     */
+    public long strongerRawBytes() {
+      return step > 0 ? encoder.stats().rawBytes() : 0L;
     }
   }
 

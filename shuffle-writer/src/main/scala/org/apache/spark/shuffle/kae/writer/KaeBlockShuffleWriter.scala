@@ -239,7 +239,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
         buffer = null
       }
       if (encoder != null) {
-        val stronger = if (lease.stronger()) encoder.stats().rawBytes() else 0L
+        val stronger = lease.strongerRawBytes()
         val report =
           if (serialize == null) WriteReport(0L, 0L, parkedBytes, stronger)
           else WriteReport(serialize.estimate(), diskNanos + outputNanos, parkedBytes, stronger)

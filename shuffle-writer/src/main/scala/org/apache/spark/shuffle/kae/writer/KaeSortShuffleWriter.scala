@@ -75,7 +75,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       writeSorted(s, encoder, serialize)
     } finally {
       try {
-        val stronger = if (lease.stronger()) encoder.stats().rawBytes() else 0L
+        val stronger = lease.strongerRawBytes()
         onStats(
           encoder.stats(),
           if (serialize == null) WriteReport(0L, 0L, 0L, stronger)
