@@ -50,6 +50,7 @@ if [ ! -x "$home/bin/java" ]; then
 exec qemu-aarch64 -L $glibc -E LD_LIBRARY_PATH=$sysroot/libs $dir/$real "\$@"
 EOF
   chmod +x "$dir.tmp/home/bin/java"
+  [[ $dir == "$cache"/* ]] || { echo "[kae] ERROR: refusing to replace $dir" >&2; exit 1; }
   rm -rf "$dir" && mv "$dir.tmp" "$dir"
 fi
 "$home/bin/java" -XshowSettings:properties -version 2>&1 | grep -q "os.arch = aarch64" || {

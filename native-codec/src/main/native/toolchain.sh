@@ -76,7 +76,7 @@ fetch_libs() {
     apt_lists_fresh=
   fi
   refresh_apt_lists
-  local tmp
+  local tmp f
   tmp=$(mktemp -d)
   (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "$@" >&2)
   mkdir -p "$sysroot/libs"
@@ -91,7 +91,7 @@ fetch_libs() {
 # The other architecture's shared libraries where this machine already has them (a multiarch
 # install or a cross sysroot), gathered into <sysroot>/libs without changing the machine.
 gather_libs() {
-  local triplet=$1 sysroot=$2 name
+  local triplet=$1 sysroot=$2 name dir
   shift 2
   mkdir -p "$sysroot/libs"
   for name in "$@"; do
