@@ -152,14 +152,16 @@ class KaeShuffleServiceSuite extends MatrixTests {
   }
 
   test("a JVM older than the jar's Spark classes is named before any of them loads") {
-    // A class file of version 143 (Java 99): what Spark 4's classes are to a Java 11 JVM.
-    val e = intercept[UnsupportedOperationException](
-      KaeYarnShuffleService.checkJava("io/github/kaeshuffle/it/java99.class"))
+    // Class files of version 143 (Java 99): what Spark 4's classes are to a Java 11 JVM.
+    val e = intercept[UnsupportedOperationException](KaeYarnShuffleService.checkJava(143))
     assert(
       e.getMessage.contains("need Java 99 or newer, and the NodeManager runs Java " +
         sys.props("java.specification.version")),
       e.getMessage)
-    KaeYarnShuffleService.checkJava("org/apache/spark/network/TransportContext.class")
+    val spark =
+      KaeYarnShuffleService.classFileMajor("org/apache/spark/network/TransportContext.class")
+    assert(spark >= 52, s"Spark's class files are of version $spark")
+    KaeYarnShuffleService.checkJava(spark)
   }
 
   test("an executor directory outside its application's directory is refused") {

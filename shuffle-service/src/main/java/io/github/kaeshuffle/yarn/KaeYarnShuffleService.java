@@ -156,8 +156,12 @@ public class KaeYarnShuffleService extends AuxiliaryService {
    * Fails, naming both versions, when this JVM cannot read the class files of the jar's Spark
    * classes ({@code resource}), before the first of them is loaded.
    */
-  public static void checkJava(String resource) throws IOException {
-    int needed = classFileMajor(resource);
+  static void checkJava(String resource) throws IOException {
+    checkJava(classFileMajor(resource));
+  }
+
+  /** Fails when this JVM cannot read class files of major version {@code needed}. */
+  public static void checkJava(int needed) {
     int running = (int) Double.parseDouble(System.getProperty("java.class.version"));
     if (needed > running) {
       throw new UnsupportedOperationException(
@@ -171,7 +175,8 @@ public class KaeYarnShuffleService extends AuxiliaryService {
     }
   }
 
-  private static int classFileMajor(String resource) throws IOException {
+  /** The major version of a class file on this service's class path. */
+  public static int classFileMajor(String resource) throws IOException {
     InputStream in = KaeYarnShuffleService.class.getClassLoader().getResourceAsStream(resource);
     if (in == null) {
       throw new IOException(resource + " is not in the service jar: a damaged or wrong jar?");
