@@ -357,38 +357,4 @@ private[spark] object KaeShuffleConf {
         case "true" | "false" => "`true`, `false`"
         case _ => "any"
       })
-
-  /** docs/configuration.md, generated from the entries. */
-  def markdown: String = {
-    val sb = new StringBuilder
-    sb ++= "# Configuration\n\n"
-    sb ++= "Generated from `KaeShuffleConf` (shuffle-core); `KaeShuffleConfSuite` fails when this " +
-      "file and the code disagree. Regenerate with\n" +
-      "`mvn -B -pl shuffle-core -am test -Dtest=KaeShuffleConfSuite -Dkae.docs.write=true " +
-      "-Dsurefire.failIfNoSpecifiedTests=false`.\n\n"
-    sb ++= "Enable KAE Shuffle with `spark.shuffle.manager=" +
-      "org.apache.spark.shuffle.kae.KaeShuffleManager`. Every setting below is read when the " +
-      "manager starts (driver and each executor); a bad value stops the start with a message " +
-      "naming the key and what it accepts. Unknown keys under `spark.shuffle.kae.` are reported " +
-      "in a warning.\n\n"
-    sb ++= "It changes no Spark setting. Push-based shuffle (`spark.shuffle.push.enabled`, on " +
-      "YARN with a merging shuffle service) works with it: reduce tasks read the merged blocks " +
-      "([yarn.md](yarn.md)).\n\n"
-    sb ++= "Every setting below means the same on every Spark line we build for " +
-      "([spark-lines.md](spark-lines.md)). The one that differs is our YARN service's " +
-      "`spark.shuffle.kae.service.appScopedDirs` ([yarn.md](yarn.md)): applied by the service " +
-      "built for Spark 4.2, not by those built for 3.5, 4.0 and 4.1. On Spark 3.5 the jar " +
-      "also goes on the executors' class path (Spark's `spark.executor.extraClassPath`, " +
-      "[yarn.md](yarn.md#2-ship-it-with-the-application)): 3.5 creates the shuffle manager " +
-      "before it loads `--jars`.\n\n"
-    sb ++= "| key | default | accepts | meaning | since |\n|---|---|---|---|---|\n"
-    for (e <- all) {
-      val default = e.defaultValueString match {
-        case "<undefined>" => "(unset)"
-        case d => s"`$d`"
-      }
-      sb ++= s"| `${e.key}` | $default | ${accepts(e)} | ${e.doc} | ${e.version} |\n"
-    }
-    sb.toString
-  }
 }

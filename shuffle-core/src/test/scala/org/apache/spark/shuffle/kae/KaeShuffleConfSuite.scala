@@ -120,7 +120,7 @@ class KaeShuffleConfSuite extends AnyFunSuite {
 
   test("docs/configuration.md is generated from the code") {
     val docs = Paths.get(sys.props.getOrElse("kae.docs.dir", "../docs"), "configuration.md")
-    val expected = markdown
+    val expected = ConfigurationPage.markdown
     if (sys.props.get("kae.docs.write").contains("true")) {
       Files.write(docs, expected.getBytes(StandardCharsets.UTF_8))
     }
