@@ -200,11 +200,6 @@ public class LineShuffleService extends AuxiliaryService {
     return dir;
   }
 
-  /** The port the service listens on (useful when configured as 0), or -1 when not serving. */
-  public int port() {
-    return boundPort;
-  }
-
   @Override
   public void initializeApplication(ApplicationInitializationContext context) {
     String appId = context.getApplicationId().toString();
@@ -249,6 +244,7 @@ public class LineShuffleService extends AuxiliaryService {
     LOG.debug("Container {} stopped", context.getContainerId());
   }
 
+  /** The port it listens on (-1 when not serving), as Spark's own service tells the NodeManager. */
   @Override
   public ByteBuffer getMetaData() {
     ByteBuffer b = ByteBuffer.allocate(4);
