@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.reader;
 
 import io.github.kaeshuffle.codec.ByteBuffers;
+import io.github.kaeshuffle.diagnostics.TaskWaits;
 import io.github.kaeshuffle.format.BlockDecoder;
 import io.github.kaeshuffle.format.BlockSourceInputStream;
 import io.github.kaeshuffle.format.BlockStats;
@@ -182,7 +183,9 @@ public final class PrefetchingSegmentInput extends BlockSourceInputStream {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("Interrupted while waiting for a decoded block");
       }
-      waitNanos += System.nanoTime() - t0;
+      long waited = System.nanoTime() - t0;
+      waitNanos += waited;
+      TaskWaits.add(waited);
     }
     if (f.error != null) {
       failure =

@@ -23,6 +23,7 @@ import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.CorruptBlockException;
+import io.github.kaeshuffle.diagnostics.TaskWaits;
 import io.github.kaeshuffle.format.BlockDecoder;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.DecoderLender;
@@ -225,6 +226,35 @@ class PrefetchingSegmentInputTest {
       assertTrue(thrown.get() instanceof InterruptedIOException, String.valueOf(thrown.get()));
       release.countDown();
       in.close();
+    }
+  }
+
+  @Test
+  void waitingForTheDecompressorIsThisThreadsKnownWait(@TempDir Path dir) throws Exception {
+    byte[] seg = segments(data(2 * BLOCK, 9));
+    BlockCodec codec = zlib();
+    try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
+      // A decoder that takes 100 ms to lend keeps the reader waiting for the first block.
+      PrefetchingSegmentInput in =
+          new PrefetchingSegmentInput(
+              Segments.split(ByteBuffer.wrap(seg)),
+              w,
+              DecoderLender.fresh(
+                  () -> {
+                    try {
+                      Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                    return new BlockDecoder(codec);
+                  }),
+              POOL,
+              x -> {});
+      long before = TaskWaits.nanos();
+      in.readAllBytes();
+      in.close();
+      assertTrue(in.waitNanos() >= TimeUnit.MILLISECONDS.toNanos(50), "waited " + in.waitNanos());
+      assertEquals(in.waitNanos(), TaskWaits.nanos() - before);
     }
   }
 

@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.writer;
 
+import io.github.kaeshuffle.diagnostics.TaskWaits;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -23,10 +24,13 @@ import java.util.List;
 
 /**
  * The time a map task's thread spent blocked in the kernel: its wall time less its time on a core,
- * its time waiting for one (the kernel's schedstat) and the JVM's pauses. Where a node's disk is
- * the bound its cost does not always show in write calls: under a memory cgroup, a thread that
- * needs a page while the cgroup's pages are dirty waits for their writeback in reclaim, wherever it
- * allocates. Zero where Linux's schedstat cannot be read. Not thread-safe: one task's thread.
+ * its time waiting for one (the kernel's schedstat), the JVM's pauses and the waits for its shuffle
+ * reader ({@link TaskWaits}: those are the fetched shuffle's cost, not the cost of the disk this
+ * task writes to; a fetch's on-core time taken off twice errs towards the cheap codec). Where a
+ * node's disk is the bound its cost does not always show in write calls: under a memory cgroup, a
+ * thread that needs a page while the cgroup's pages are dirty waits for their writeback in reclaim,
+ * wherever it allocates. Zero where Linux's schedstat cannot be read. Not thread-safe: one task's
+ * thread.
  */
 final class BlockedTime {
   private static final Path SCHEDSTAT = Paths.get("/proc/thread-self/schedstat");
@@ -35,6 +39,7 @@ final class BlockedTime {
   private final long wall = System.nanoTime();
   private final long[] sched = sched();
   private final long pauses = pauseNanos();
+  private final long waits = TaskWaits.nanos();
 
   /** Blocked nanoseconds of this thread since this was made; 0 from another thread. */
   long nanos() {
@@ -43,7 +48,7 @@ final class BlockedTime {
       return 0;
     }
     long offCpu = (System.nanoTime() - wall) - (now[0] - sched[0]) - (now[1] - sched[1]);
-    return Math.max(0, offCpu - (pauseNanos() - pauses));
+    return Math.max(0, offCpu - (pauseNanos() - pauses) - (TaskWaits.nanos() - waits));
   }
 
   /** This thread's nanoseconds on a core and waiting for one, or null where not readable. */

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.kaeshuffle.diagnostics.TaskWaits;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +42,27 @@ class BlockedTimeTest {
     }
     // On a busy machine the thread also waits for a core: that is not blocked time either.
     assertTrue(working.nanos() < 100 * MS, "blocked " + working.nanos() / MS + " ms, " + x);
+  }
+
+  @Test
+  void theReadersWaitsAreNotBlockedTime() throws Exception {
+    assumeTrue(Files.isReadable(Paths.get("/proc/thread-self/schedstat")), "no schedstat here");
+    BlockedTime reading = new BlockedTime();
+    long t0 = System.nanoTime();
+    Thread.sleep(200);
+    TaskWaits.add(System.nanoTime() - t0);
+    assertTrue(reading.nanos() < 50 * MS, "blocked " + reading.nanos() / MS + " ms");
+    Thread.sleep(100);
+    assertTrue(reading.nanos() >= 75 * MS, "a wait it was not told of still counts");
+  }
+
+  @Test
+  void waitsAreCountedPerThread() throws Exception {
+    long mine = TaskWaits.nanos();
+    Thread other = new Thread(() -> TaskWaits.add(5 * MS));
+    other.start();
+    other.join();
+    assertEquals(mine, TaskWaits.nanos());
   }
 
   @Test

@@ -16,11 +16,11 @@ package reader
 
 import java.io.{FilterInputStream, InputStream}
 
-import io.github.kaeshuffle.diagnostics.RecordSample
+import io.github.kaeshuffle.diagnostics.{RecordSample, TaskWaits}
 
 /**
- * The doctor's clock of one reader; every method passes its argument through unchanged when the
- * doctor is off. Task thread only.
+ * The doctor's clock of one reader; every method but [[fetching]] passes its argument through
+ * unchanged when the doctor is off. Task thread only.
  */
 private[kae] final class ReadClock(doctor: Boolean) {
   private var fetchNanos = 0L
@@ -28,13 +28,19 @@ private[kae] final class ReadClock(doctor: Boolean) {
   private val deserialize =
     if (doctor) new RecordSample(() => fetchNanos + decodeNanos) else null
 
-  private def addFetch(t0: Long): Unit = fetchNanos += System.nanoTime() - t0
+  private def addFetch(t0: Long): Unit = {
+    val waited = System.nanoTime() - t0
+    fetchNanos += waited
+    TaskWaits.add(waited)
+  }
 
   private def addDecode(t0: Long): Unit = decodeNanos += System.nanoTime() - t0
 
-  /** Times the fetcher's hasNext and next: one call per block. */
-  def fetching[T](blocks: Iterator[T]): Iterator[T] = if (!doctor) blocks
-  else {
+  /**
+   * Times the fetcher's hasNext and next, one call per block, for the doctor and, always, as the
+   * task's known waits ([[TaskWaits]]), which auto's codec choice must not blame on the disk.
+   */
+  def fetching[T](blocks: Iterator[T]): Iterator[T] = {
     new Iterator[T] {
       override def hasNext: Boolean = {
         val t = System.nanoTime()
