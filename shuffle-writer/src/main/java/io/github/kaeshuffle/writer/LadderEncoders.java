@@ -42,6 +42,7 @@ public final class LadderEncoders implements AutoCloseable {
   private final EncoderPool[] pools;
   private final DiskCost disk = new DiskCost();
   private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
+  private final WritebackPressure writeback = WritebackPressure.system();
 
   /**
    * @param codecs the ladder, cheapest first
@@ -97,12 +98,13 @@ public final class LadderEncoders implements AutoCloseable {
   /**
    * Takes the encoder back after its owner read its statistics, and tells the policy what the task
    * measured: the encoder's bytes and codec time, and the disk's cost to the task: {@code
-   * diskNanos}, its time in its disk writes, or the time its thread was blocked in the kernel since
-   * it borrowed ({@link BlockedTime}) when that is more.
+   * diskNanos}, its time in its disk writes, or, while the kernel holds writes back ({@link
+   * WritebackPressure}), the time its thread was blocked in the kernel since it borrowed ({@link
+   * BlockedTime}) when that is more.
    */
   public void giveBack(Lease lease, long diskNanos) {
     BlockStats s = lease.encoder.stats();
-    long disk = Math.max(diskNanos, lease.blocked.nanos());
+    long disk = writeback.behind() ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
     Optional<String> moved =
         lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk);
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));

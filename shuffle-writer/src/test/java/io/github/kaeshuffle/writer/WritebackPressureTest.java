@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.writer;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** On fake /proc and /sys trees: when the kernel holds this process's writes back. */
+class WritebackPressureTest {
+  @TempDir Path root;
+
+  private void write(String file, String text) throws IOException {
+    Path p = root.resolve(file);
+    Files.createDirectories(p.getParent());
+    Files.write(p, text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  /** 20 GB free or in files, the kernel's default ratios (limits 4 and 2 GB, freerun 3 GB). */
+  private void machine(long dirtyKb, long writebackKb) throws IOException {
+    write(
+        "proc/meminfo",
+        "MemTotal: 24000000 kB\nMemFree: 18000000 kB\nActive(file): 1500000 kB\n"
+            + "Inactive(file): 500000 kB\nDirty: "
+            + dirtyKb
+            + " kB\nWriteback: "
+            + writebackKb
+            + " kB\n");
+    write("proc/sys/vm/dirty_bytes", "0\n");
+    write("proc/sys/vm/dirty_ratio", "20\n");
+    write("proc/sys/vm/dirty_background_bytes", "0\n");
+    write("proc/sys/vm/dirty_background_ratio", "10\n");
+  }
+
+  @Test
+  void aFewDirtyPagesAreNoPressure() throws IOException {
+    machine(1088, 0);
+    write("proc/self/cgroup", "12:memory:/\n0::/\n");
+    assertFalse(new WritebackPressure(root).behind());
+  }
+
+  @Test
+  void dirtyPagesNearTheMachinesFreerunLimitAre() throws IOException {
+    machine(1_200_000, 400_000); // 1.6 GB waiting, freerun 3 GB
+    assertTrue(new WritebackPressure(root).behind());
+  }
+
+  @Test
+  void aSmallDirtyBytesLimitCountsAsSetNotAsRatio() throws IOException {
+    machine(6_000, 2_000); // 8 MB waiting
+    write("proc/sys/vm/dirty_bytes", "16777216\n");
+    write("proc/sys/vm/dirty_background_bytes", "8388608\n");
+    assertTrue(new WritebackPressure(root).behind());
+  }
+
+  @Test
+  void aCgroupV1FullOfDirtyPagesIs() throws IOException {
+    machine(300_000, 0);
+    write("proc/self/cgroup", "12:memory:/yarn/container_1\n4:cpu,cpuacct:/yarn\n");
+    write("sys/fs/cgroup/memory/yarn/container_1/memory.limit_in_bytes", "2147483648\n");
+    write("sys/fs/cgroup/memory/yarn/container_1/memory.stat", "cache 1\ndirty 250000000\n");
+    assertTrue(new WritebackPressure(root).behind());
+    write("sys/fs/cgroup/memory/yarn/container_1/memory.stat", "cache 1\ndirty 25000000\n");
+    assertFalse(new WritebackPressure(root).behind());
+  }
+
+  @Test
+  void anUnlimitedCgroupLeavesItToTheMachine() throws IOException {
+    machine(1088, 0);
+    write("proc/self/cgroup", "0::/user.slice\n");
+    write("sys/fs/cgroup/user.slice/memory.max", "max\n");
+    write("sys/fs/cgroup/user.slice/memory.stat", "file_dirty 900000000\n");
+    assertFalse(new WritebackPressure(root).behind());
+    write("sys/fs/cgroup/user.slice/memory.max", "1073741824\n");
+    assertTrue(new WritebackPressure(root).behind());
+  }
+
+  @Test
+  void nothingReadableIsNoPressure() {
+    assertFalse(new WritebackPressure(root).behind());
+  }
+}
