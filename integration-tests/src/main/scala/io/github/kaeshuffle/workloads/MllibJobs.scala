@@ -35,7 +35,11 @@ object MllibJobs {
   val Topics = 5
 
   /** `points` points in `slices` slices, kept in memory as the algorithm asks. */
-  private def points(spark: SparkSession, points: Long, slices: Int, seed: Long): RDD[Vector] =
+  private[workloads] def points(
+      spark: SparkSession,
+      points: Long,
+      slices: Int,
+      seed: Long): RDD[Vector] =
     WorkloadJobs.slicesRdd(spark, slices).flatMap { i =>
       val r = new Random(seed * 7919 + i)
       Iterator.fill((points / slices).toInt) {
@@ -55,7 +59,7 @@ object MllibJobs {
   }
 
   /** `documents` documents of 50 to 199 words as word counts over the text's vocabulary. */
-  private def corpus(
+  private[workloads] def corpus(
       spark: SparkSession,
       documents: Long,
       slices: Int,
