@@ -100,6 +100,31 @@ class PrefetchingSegmentInputTest {
         onClose);
   }
 
+  /** Something the decompressor waits for before it has a decoder. */
+  private interface Delay {
+    void await() throws InterruptedException;
+  }
+
+  /** A stream whose decoder is lent only after {@code delay}: its reader waits meanwhile. */
+  private static PrefetchingSegmentInput openAfter(byte[] seg, DecodeWindow w, Delay delay)
+      throws Exception {
+    BlockCodec codec = zlib();
+    return new PrefetchingSegmentInput(
+        Segments.split(ByteBuffer.wrap(seg)),
+        w,
+        DecoderLender.fresh(
+            () -> {
+              try {
+                delay.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return new BlockDecoder(codec);
+            }),
+        POOL,
+        x -> {});
+  }
+
   @ParameterizedTest
   @EnumSource(DecodeWindow.Kind.class)
   void readsBackEverySegmentInOrder(DecodeWindow.Kind kind, @TempDir Path dir) throws Exception {
@@ -191,24 +216,9 @@ class PrefetchingSegmentInputTest {
   void anInterruptedReaderGetsAnInterruptedIoException(@TempDir Path dir) throws Exception {
     byte[] seg = segments(data(4 * BLOCK, 8));
     CountDownLatch release = new CountDownLatch(1);
-    BlockCodec codec = zlib();
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
       // A decoder that is not ready until released keeps the reader waiting.
-      PrefetchingSegmentInput in =
-          new PrefetchingSegmentInput(
-              Segments.split(ByteBuffer.wrap(seg)),
-              w,
-              DecoderLender.fresh(
-                  () -> {
-                    try {
-                      release.await();
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                    return new BlockDecoder(codec);
-                  }),
-              POOL,
-              x -> {});
+      PrefetchingSegmentInput in = openAfter(seg, w, release::await);
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       Thread reader =
           new Thread(
@@ -232,24 +242,9 @@ class PrefetchingSegmentInputTest {
   @Test
   void waitingForTheDecompressorIsThisThreadsKnownWait(@TempDir Path dir) throws Exception {
     byte[] seg = segments(data(2 * BLOCK, 9));
-    BlockCodec codec = zlib();
     try (DecodeWindow w = DecodeWindow.allocate(DecodeWindow.Kind.DIRECT, 2, BLOCK, dir)) {
       // A decoder that takes 100 ms to lend keeps the reader waiting for the first block.
-      PrefetchingSegmentInput in =
-          new PrefetchingSegmentInput(
-              Segments.split(ByteBuffer.wrap(seg)),
-              w,
-              DecoderLender.fresh(
-                  () -> {
-                    try {
-                      Thread.sleep(100);
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                    return new BlockDecoder(codec);
-                  }),
-              POOL,
-              x -> {});
+      PrefetchingSegmentInput in = openAfter(seg, w, () -> Thread.sleep(100));
       long before = TaskWaits.nanos();
       in.readAllBytes();
       in.close();
