@@ -26,7 +26,7 @@ import org.apache.spark.ui.SparkUI
  */
 private[spark] class KaeShuffleHistoryPlugin extends AppHistoryServerPlugin {
   override def createListeners(conf: SparkConf, store: ElementTrackingStore): Seq[SparkListener] =
-    Seq(new KaeUiListener(store))
+    Seq(new KaeUiListener(store, conf))
 
   override def setupUI(ui: SparkUI): Unit = {
     val store = ui.store.store

@@ -29,7 +29,7 @@ private[spark] object KaeShuffleUi {
   def start(sc: SparkContext, started: KaeShuffleStarted): Unit = {
     for (ui <- sc.ui) sc.statusStore.store match {
       case store: ElementTrackingStore =>
-        sc.listenerBus.addToStatusQueue(new KaeUiListener(store))
+        sc.listenerBus.addToStatusQueue(new KaeUiListener(store, sc.conf))
         ui.attachTab(new KaeShuffleTab(ui, store))
       case _ => // a live application's store is always an ElementTrackingStore
     }
