@@ -13,10 +13,13 @@
  */
 package org.apache.spark.shuffle.kae
 
-import org.apache.spark.{MapOutputTrackerMaster, ShuffleDependency, SparkContext}
+import org.apache.spark.{MapOutputTrackerMaster, ShuffleDependency, SparkContext, SparkEnv}
 import org.apache.spark.scheduler.{StageInfo, TaskInfo}
 import org.apache.spark.shuffle.kae.doctor.KaeStageSummaryListener
 import org.apache.spark.shuffle.kae.metrics.{KaeShuffleMetrics, ShuffleCounts, StageTotals}
+import org.apache.spark.shuffle.kae.ui.KaeStageRow
+import org.apache.spark.status.StageDataWrapper
+import org.apache.spark.util.AccumulatorContext
 
 /** Lets the tests and benchmarks, outside Spark's packages, use what Spark keeps private. */
 object KaeSparkAccess {
@@ -29,6 +32,30 @@ object KaeSparkAccess {
   def mapOutputs(sc: SparkContext, shuffleId: Int): Seq[(String, Long)] =
     sc.env.mapOutputTracker.asInstanceOf[MapOutputTrackerMaster].shuffleStatuses(shuffleId)
       .mapStatuses.toSeq.map(s => (s.location.executorId, s.mapId))
+
+  /** Shuffles the driver's map output tracker holds now. */
+  def shufflesTracked(sc: SparkContext): Int =
+    sc.env.mapOutputTracker.asInstanceOf[MapOutputTrackerMaster].shuffleStatuses.size
+
+  /** Accumulators this JVM has registered and not yet seen collected. */
+  def accumulatorsRegistered: Long = AccumulatorContext.numAccums.toLong
+
+  /** The KAE Shuffle tab's stage rows, and Spark's own stage rows, in the application's store. */
+  def uiStageRows(sc: SparkContext): (Long, Long) = {
+    val store = sc.statusStore.store
+    (store.count(classOf[KaeStageRow]), store.count(classOf[StageDataWrapper]))
+  }
+
+  /** Native encoders and decoders this JVM's KAE shuffle manager has made (0 under Spark's). */
+  def nativeCodecsCreated: (Long, Long) = Option(SparkEnv.get).map(_.shuffleManager) match {
+    case Some(m: KaeShuffleManager) => (m.encodersCreated, m.decodersCreated)
+    case _ => (0L, 0L)
+  }
+
+  /** Where tasks should run to land on each executor, as Spark's locality names them. */
+  def executorLocations(sc: SparkContext): Seq[String] =
+    sc.env.blockManager.master.getMemoryStatus.keys.toSeq.filter(_.executorId != "driver")
+      .map(b => s"executor_${b.host}_${b.executorId}")
 
   /** Ids of the executors the driver knows now. */
   def executorIds(sc: SparkContext): Seq[String] = sc.getExecutorIds()

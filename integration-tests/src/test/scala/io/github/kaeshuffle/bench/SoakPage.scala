@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.bench
+
+import java.nio.file.{Files, Path}
+import java.util.Locale
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.it.Soak
+import org.knowm.xchart.{BitmapEncoder, XYChartBuilder}
+import org.knowm.xchart.BitmapEncoder.BitmapFormat
+
+/**
+ * The soak's results page (docs/benchmarks/soak/): every sample of both runs in a CSV, each
+ * measure's growth per 1,000 shuffles after warm-up, and a chart per measure of its value
+ * against the shuffles made, KAE Shuffle beside Spark's shuffle.
+ */
+object SoakPage {
+  private val Charts = Seq(
+    "driver.heapMiB" -> "driver heap after GC, MiB",
+    "executors.heapMiB" -> "executors' heap after GC, MiB (both)",
+    "driver.rssMiB" -> "driver resident memory, MiB",
+    "executors.rssMiB" -> "executors' resident memory, MiB (both)",
+    "executors.directMiB" -> "executors' direct and mapped memory, MiB (both)",
+    "executors.fds" -> "executors' open file descriptors (both)",
+    "executors.threads" -> "executors' threads (both)",
+    "localFiles" -> "files in the local dirs",
+    "shufflesTracked" -> "shuffles the driver's map output tracker holds",
+    "accumulators" -> "accumulators registered on the driver",
+    "uiKaeStageRows" -> "KAE Shuffle tab's stage rows"
+  )
+
+  def write(out: Path, plan: Soak.Plan, kae: Seq[Soak.Sample], spark: Seq[Soak.Sample]): Unit = {
+    Files.createDirectories(out)
+    val runs = Seq("kae-auto" -> kae, "spark-lz4" -> spark)
+    Files.write(out.resolve("soak.csv"), csv(runs).asJava)
+    val charts = Charts.filter { case (m, _) => kae.exists(_.values.contains(m)) }
+      .map { case (m, title) => draw(out, m, title, runs) }
+    Files.writeString(out.resolve("README.md"), page(plan, runs, charts))
+  }
+
+  private def csv(runs: Seq[(String, Seq[Soak.Sample])]): Seq[String] = {
+    val names = runs.flatMap(_._2.flatMap(_.values.keys)).distinct.sorted
+    ("config,shuffles,batches,seconds," + names.mkString(",")) +: runs.flatMap { case (c, ss) =>
+      ss.map(s =>
+        (Seq(c, s.shuffles.toString, s.batches.toString, f(s.seconds, 1)) ++
+          names.map(n => s.values.get(n).map(f(_, 2)).getOrElse(""))).mkString(","))
+    }
+  }
+
+  private def f(v: Double, digits: Int): String = s"%.${digits}f".formatLocal(Locale.ROOT, v)
+
+  private def draw(
+      out: Path,
+      measure: String,
+      title: String,
+      runs: Seq[(String, Seq[Soak.Sample])]): String = {
+    val chart = new XYChartBuilder().width(900).height(380).title(title)
+      .xAxisTitle("shuffles made by the iterative job").yAxisTitle(measure).build()
+    for ((config, samples) <- runs if samples.exists(_.values.contains(measure))) {
+      val kept = samples.filter(_.values.contains(measure))
+      chart.addSeries(
+        config,
+        kept.map(s => Double.box(s.shuffles.toDouble)).asJava,
+        kept.map(s => Double.box(s.values(measure))).asJava)
+    }
+    val name = s"soak-$measure.png"
+    BitmapEncoder.saveBitmap(chart, out.resolve(name).toString, BitmapFormat.PNG)
+    name
+  }
+
+  private def page(
+      plan: Soak.Plan,
+      runs: Seq[(String, Seq[Soak.Sample])],
+      charts: Seq[String]): String = {
+    val sb = new StringBuilder
+    sb ++= "# Soak: an application that runs for long\n\n"
+    sb ++= "Written by `SoakSuite`'s long soak (`mvn -B install -pl integration-tests " +
+      "-Dtest=SoakSuite -Dkae.tests=full -Dkae.soak.out=$PWD/docs/benchmarks/soak " +
+      "-Dsurefire.failIfNoSpecifiedTests=false`; `-Dkae.soak.shuffles`, `-Dkae.soak.batches` " +
+      "set its length). One application in `local-cluster[2,1,1024]` runs an iterative job " +
+      "that makes a new shuffle per iteration (4 map and 4 reduce tasks, its result checked) " +
+      s"while a Structured Streaming aggregation over the rate source shuffles into " +
+      s"${plan.streamPartitions} partitions every micro-batch; sampled every ${plan.sampleEvery} " +
+      "iterations after a full collection in every JVM. Spark's UI keeps 200 stages and jobs " +
+      "(`spark.ui.retainedStages`, `spark.ui.retainedJobs`), so its own store is full early; " +
+      "the context cleaner's periodic collection runs every 10 s.\n\n"
+    sb ++= "| config | shuffles | micro-batches | minutes |\n|---|---:|---:|---:|\n"
+    for ((c, ss) <- runs if ss.nonEmpty) {
+      sb ++= s"| $c | ${ss.last.shuffles} | ${ss.last.batches} | ${f(ss.last.seconds / 60, 1)} |\n"
+    }
+    sb ++= "\nGrowth per 1,000 shuffles after warm-up (the least-squares slope over the samples " +
+      "after the first third), and the value at the end:\n\n"
+    sb ++= "| measure | kae-auto growth | spark-lz4 growth | kae-auto at the end | " +
+      "spark-lz4 at the end |\n|---|---:|---:|---:|---:|\n"
+    val measures = runs.flatMap(_._2.flatMap(_.values.keys)).distinct.sorted
+    for (m <- measures) {
+      val cells = runs.map { case (_, ss) => f(Soak.growth(ss, m), 2) } ++
+        runs.map { case (_, ss) =>
+          ss.lastOption.flatMap(_.values.get(m)).map(f(_, 1)).getOrElse("-")
+        }
+      sb ++= s"| $m | ${cells.mkString(" | ")} |\n"
+    }
+    sb ++= "\n"
+    charts.foreach(c => sb ++= s"![$c]($c)\n\n")
+    sb.toString
+  }
+}

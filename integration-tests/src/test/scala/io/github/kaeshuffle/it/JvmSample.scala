@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.it
+
+import java.io.File
+import java.lang.management.{BufferPoolMXBean, ManagementFactory}
+import java.nio.file.{Files, Paths}
+
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.codec.DirectMemory
+
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+
+/**
+ * What one JVM (the driver, or an executor, from a task) holds now, after a full collection:
+ * heap in use, resident memory, direct and mapped memory (the JVM's pools and our native maps),
+ * open file descriptors, threads, and the native encoders and decoders its shuffle manager made.
+ */
+object JvmSample {
+  val Names: Seq[String] =
+    Seq("heapMiB", "rssMiB", "directMiB", "fds", "threads", "encoders", "decoders")
+
+  private val MiB = 1024.0 * 1024
+
+  def take(): Map[String, Double] = {
+    System.gc()
+    val heap = ManagementFactory.getMemoryMXBean.getHeapMemoryUsage.getUsed
+    val pools = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
+    val direct = pools.map(_.getMemoryUsed).sum + DirectMemory.mappedBytes()
+    val (encoders, decoders) = KaeSparkAccess.nativeCodecsCreated
+    Map(
+      "heapMiB" -> heap / MiB,
+      "rssMiB" -> rssKiB() / 1024.0,
+      "directMiB" -> direct / MiB,
+      "fds" -> Option(new File("/proc/self/fd").list()).map(_.length).getOrElse(0).toDouble,
+      "threads" -> ManagementFactory.getThreadMXBean.getThreadCount.toDouble,
+      "encoders" -> encoders.toDouble,
+      "decoders" -> decoders.toDouble
+    )
+  }
+
+  /** The process's pid with its sample, as an executor's task returns it. */
+  def withPid(): (Long, Map[String, Double]) = (ProcessHandle.current().pid(), take())
+
+  private def rssKiB(): Long = Files.readAllLines(Paths.get("/proc/self/status")).asScala
+    .find(_.startsWith("VmRSS:")).map(_.replaceAll("[^0-9]", "").toLong).getOrElse(0L)
+}

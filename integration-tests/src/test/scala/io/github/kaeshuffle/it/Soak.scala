@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.it
+
+import java.io.File
+import java.nio.file.Files
+
+import scala.collection.mutable.ArrayBuffer
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.SparkConf
+import org.apache.spark.shuffle.kae.KaeSparkAccess
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.functions.col
+import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
+
+/**
+ * One application that runs for long: an iterative job making a new shuffle per iteration while a
+ * Structured Streaming aggregation shuffles in every micro-batch, sampled as it goes: the
+ * driver's and executors' memory, files and threads ([[JvmSample]]), the accumulators and
+ * shuffles the driver still holds, the UI's stage rows, and the files in the local dirs. Spark's
+ * context cleaner unregisters each shuffle once its dependency is collected on the driver; a
+ * sample's full collection lets it.
+ */
+object Soak {
+  private val Log = org.slf4j.LoggerFactory.getLogger(getClass)
+
+  /**
+   * @param shuffles iterations of the iterative job, at least
+   * @param batches micro-batches of the streaming query, at least
+   * @param sampleEvery iterations between samples
+   * @param streamPartitions the query's shuffle partitions (its state store's too)
+   */
+  case class Plan(shuffles: Int, batches: Int, sampleEvery: Int, streamPartitions: Int)
+
+  /** One sample: how far the application got, and each measure by name. */
+  case class Sample(shuffles: Int, batches: Long, seconds: Double, values: Map[String, Double])
+
+  /** Spark's own UI retention for the soak, low so that its own store is full early. */
+  val RetainedStages = 200
+
+  def settings(conf: SparkConf): SparkConf = conf
+    .set("spark.ui.enabled", "true")
+    .set("spark.ui.port", "0")
+    .set("spark.ui.retainedJobs", "200")
+    .set("spark.ui.retainedStages", RetainedStages.toString)
+    .set("spark.sql.ui.retainedExecutions", "100")
+    .set("spark.sql.streaming.ui.retainedQueries", "10")
+    .set("spark.cleaner.periodicGC.interval", "10s")
+    .set("spark.sql.adaptive.enabled", "false")
+
+  def run(conf: SparkConf, plan: Plan): Seq[Sample] = {
+    val checkpoint = Files.createTempDirectory(
+      new File(sys.props("java.io.tmpdir")).toPath,
+      "soak-checkpoint").toFile
+    // The local dirs counted are this session's own, not those an earlier one left cached.
+    KaeSparkAccess.clearLocalRootDirs()
+    Sessions.withSession(settings(conf)) { spark =>
+      val query = stream(spark, plan.streamPartitions, checkpoint)
+      val start = System.nanoTime()
+      val samples = ArrayBuffer[Sample]()
+      var i = 0
+      try {
+        while (i < plan.shuffles || batches(query) < plan.batches) {
+          iterate(spark, i)
+          i += 1
+          if (i % plan.sampleEvery == 0) {
+            val seconds = (System.nanoTime() - start) / 1e9
+            samples += Sample(i, batches(query), seconds, measure(spark))
+            Log.info(s"Soak sample: ${samples.last}")
+          }
+          query.exception.foreach(e => throw e)
+        }
+      } finally query.stop()
+      samples.toSeq
+    }
+  }
+
+  /** One iteration: a new shuffle of 4,000 records into 4 partitions, its result checked. */
+  private def iterate(spark: SparkSession, i: Int): Unit = {
+    val counted = spark.sparkContext.parallelize(0 until 4000, 4)
+      .map(x => ((x * 31 + i) % 97, 1L)).reduceByKey(_ + _, 4).values.reduce(_ + _)
+    require(counted == 4000L, s"iteration $i counted $counted records of 4000")
+  }
+
+  private def stream(spark: SparkSession, partitions: Int, checkpoint: File): StreamingQuery = {
+    spark.conf.set("spark.sql.shuffle.partitions", partitions.toString)
+    spark.readStream.format("rate").option("rowsPerSecond", "200").option("numPartitions", "2")
+      .load().groupBy((col("value") % 100).as("k")).count()
+      .writeStream.outputMode("update").format("noop")
+      .trigger(Trigger.ProcessingTime("100 milliseconds"))
+      .option("checkpointLocation", checkpoint.getPath).start()
+  }
+
+  private def batches(q: StreamingQuery): Long =
+    Option(q.lastProgress).map(_.batchId + 1).getOrElse(0L)
+
+  private def measure(spark: SparkSession): Map[String, Double] = {
+    val sc = spark.sparkContext
+    val driver = JvmSample.take()
+    KaeSparkAccess.drainListeners(sc)
+    val (kaeRows, sparkRows) = KaeSparkAccess.uiStageRows(sc)
+    val (files, bytes) = localDirs(new File(sc.getConf.get("spark.local.dir")))
+    driver.map { case (k, v) => s"driver.$k" -> v } ++ executors(spark) ++ Map(
+      "accumulators" -> KaeSparkAccess.accumulatorsRegistered.toDouble,
+      "shufflesTracked" -> KaeSparkAccess.shufflesTracked(sc).toDouble,
+      "uiKaeStageRows" -> kaeRows.toDouble,
+      "uiSparkStageRows" -> sparkRows.toDouble,
+      "localFiles" -> files.toDouble,
+      "localMiB" -> bytes / 1048576.0
+    )
+  }
+
+  /**
+   * Every executor's sample, summed (none in local mode, where the driver runs the tasks): a task
+   * preferring each executor, again where one ran elsewhere.
+   */
+  private def executors(spark: SparkSession, tries: Int = 3): Map[String, Double] = {
+    val sc = spark.sparkContext
+    val locations = KaeSparkAccess.executorLocations(sc)
+    if (locations.isEmpty) Map.empty
+    else {
+      val perJvm = sc.makeRDD(locations.map(l => (l, Seq(l))))
+        .map(_ => JvmSample.withPid()).collect().toMap
+      if (perJvm.size < locations.size && tries > 1) executors(spark, tries - 1)
+      else
+        JvmSample.Names.map(n => s"executors.$n" -> perJvm.values.map(_(n)).sum).toMap +
+          ("executors.count" -> perJvm.size.toDouble)
+    }
+  }
+
+  /** Files and bytes under `root`; walked again where a file went while it was walked. */
+  private def localDirs(root: File, tries: Int = 3): (Long, Long) = {
+    val walked = scala.util.Try {
+      val walk = Files.walk(root.toPath)
+      try {
+        val sizes = walk.iterator().asScala.filter(Files.isRegularFile(_))
+          .map(p => scala.util.Try(Files.size(p)).getOrElse(0L)).toSeq
+        (sizes.size.toLong, sizes.sum)
+      } finally walk.close()
+    }
+    if (walked.isSuccess || tries == 1) walked.get else localDirs(root, tries - 1)
+  }
+
+  /**
+   * How `measure` grows, per 1,000 iterations, after warm-up: the least-squares slope over the
+   * samples after the first third.
+   */
+  def growth(samples: Seq[Sample], measure: String): Double = {
+    val kept = samples.drop(samples.size / 3).filter(_.values.contains(measure))
+    if (kept.size < 2) 0.0
+    else {
+      val xs = kept.map(_.shuffles.toDouble)
+      val ys = kept.map(_.values(measure))
+      val (mx, my) = (xs.sum / xs.size, ys.sum / ys.size)
+      val cov = xs.zip(ys).map { case (x, y) => (x - mx) * (y - my) }.sum
+      val varx = xs.map(x => (x - mx) * (x - mx)).sum
+      cov / varx * 1000
+    }
+  }
+}

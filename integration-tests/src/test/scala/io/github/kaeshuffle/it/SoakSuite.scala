@@ -1,0 +1,89 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.it
+
+import java.nio.file.Paths
+
+import io.github.kaeshuffle.bench.SoakPage
+import io.github.kaeshuffle.testing.MatrixTests
+
+/**
+ * An application that runs for long, under KAE Shuffle and under Spark's: an iterative job with a
+ * new shuffle per iteration while a streaming aggregation shuffles in every micro-batch
+ * ([[Soak]]). Whatever KAE Shuffle keeps per shuffle (map ids, codec policies, accumulators, UI
+ * rows, files) must go when Spark unregisters the shuffle, so after warm-up nothing grows faster
+ * than [[Soak.growth]]'s bounds per 1,000 shuffles, nor faster than under Spark's shuffle. The
+ * gate runs a short soak in local mode; the matrix a long one in local-cluster, whose samples
+ * make docs/benchmarks/soak/ when `kae.soak.out` names a directory.
+ */
+class SoakSuite extends MatrixTests {
+
+  /**
+   * Per measure: the growth per 1,000 shuffles after warm-up above which it is growing, and the
+   * rise over the samples kept that is noise (threads started late, files of shuffles the cleaner
+   * has not reached yet), which weighs most in a short soak.
+   */
+  private val Bounds = Map(
+    "driver.heapMiB" -> (16.0, 8.0),
+    "driver.fds" -> (10.0, 16.0),
+    "driver.threads" -> (5.0, 4.0),
+    "driver.encoders" -> (2.0, 2.0),
+    "driver.decoders" -> (2.0, 2.0),
+    "executors.heapMiB" -> (16.0, 8.0),
+    "executors.fds" -> (10.0, 16.0),
+    "executors.threads" -> (5.0, 4.0),
+    "executors.encoders" -> (2.0, 2.0),
+    "executors.decoders" -> (2.0, 2.0),
+    "shufflesTracked" -> (20.0, 20.0),
+    "accumulators" -> (100.0, 1000.0),
+    "localFiles" -> (200.0, 200.0),
+    "uiKaeStageRows" -> (0.0, Soak.RetainedStages * 0.1)
+  )
+
+  private def check(kae: Seq[Soak.Sample], spark: Option[Seq[Soak.Sample]]): Unit = {
+    val span = (kae.last.shuffles - kae(kae.size / 3).shuffles).max(1)
+    for ((measure, (bound, noise)) <- Bounds if kae.exists(_.values.contains(measure))) {
+      val grew = Soak.growth(kae, measure)
+      val sparkGrew = spark.map(Soak.growth(_, measure))
+      info(f"$measure: ${kae.last.values(measure)}%.1f at the end, $grew%.2f per 1,000 " +
+        f"shuffles after warm-up" + sparkGrew.fold("")(g => f" (Spark's shuffle: $g%.2f)"))
+      val allowed = bound + noise * 1000 / span + sparkGrew.getOrElse(0.0).max(0.0)
+      assert(grew <= allowed, s"$measure grows by $grew per 1,000 shuffles")
+    }
+    assert(kae.forall(_.values("uiKaeStageRows") <= Soak.RetainedStages))
+    assert(kae.last.values("localFiles") < 2000, "shuffle files stay until the end")
+  }
+
+  test("a short soak: 240 shuffles and a streaming query, nothing grows") {
+    val plan = Soak.Plan(shuffles = 240, batches = 20, sampleEvery = 40, streamPartitions = 20)
+    val kae = Soak.run(Sessions.conf(Some("auto"), Sessions.Kryo, "local[2]"), plan)
+    check(kae, None)
+  }
+
+  defaultLineTest("a long soak in local-cluster, against Spark's shuffle") {
+    val plan = Soak.Plan(
+      shuffles = sys.props.getOrElse("kae.soak.shuffles", "5000").toInt,
+      batches = sys.props.getOrElse("kae.soak.batches", "2000").toInt,
+      sampleEvery = 100,
+      streamPartitions = sys.props.getOrElse("kae.soak.partitions", "200").toInt
+    )
+    def run(codec: Option[String]) = Sessions.withTestingMode {
+      Soak.run(Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,1,1024]"), plan)
+    }
+    val spark = run(None)
+    val kae = run(Some("auto"))
+    sys.props.get("kae.soak.out").foreach(out => SoakPage.write(Paths.get(out), plan, kae, spark))
+    check(kae, Some(spark))
+  }
+}
