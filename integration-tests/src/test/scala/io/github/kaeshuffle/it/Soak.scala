@@ -47,6 +47,12 @@ object Soak {
   /** One sample: how far the application got, and each measure by name. */
   case class Sample(shuffles: Int, batches: Long, seconds: Double, values: Map[String, Double])
 
+  /**
+   * The samples, and what the driver still held once the streaming query stopped and the context
+   * cleaner caught up: shuffles tracked, accumulators registered, files in the local dirs.
+   */
+  case class Run(samples: Seq[Sample], released: Map[String, Double])
+
   /** Spark's own UI retention for the soak, low so that its own store is full early. */
   val RetainedStages = 200
 
@@ -60,31 +66,64 @@ object Soak {
     .set("spark.cleaner.periodicGC.interval", "10s")
     .set("spark.sql.adaptive.enabled", "false")
 
-  def run(conf: SparkConf, plan: Plan): Seq[Sample] = {
+  def run(conf: SparkConf, plan: Plan): Run = {
     val checkpoint = Files.createTempDirectory(
       new File(sys.props("java.io.tmpdir")).toPath,
       "soak-checkpoint").toFile
     // The local dirs counted are this session's own, not those an earlier one left cached.
     KaeSparkAccess.clearLocalRootDirs()
     Sessions.withSession(settings(conf)) { spark =>
-      val query = stream(spark, plan.streamPartitions, checkpoint)
-      val start = System.nanoTime()
-      val samples = ArrayBuffer[Sample]()
-      var i = 0
-      try {
-        while (i < plan.shuffles || batches(query) < plan.batches) {
-          iterate(spark, i)
-          i += 1
-          if (i % plan.sampleEvery == 0) {
-            val seconds = (System.nanoTime() - start) / 1e9
-            samples += Sample(i, batches(query), seconds, measure(spark))
-            Log.info(s"Soak sample: ${samples.last}")
-          }
-          query.exception.foreach(e => throw e)
-        }
-      } finally query.stop()
-      samples.toSeq
+      val samples = drive(spark, plan, checkpoint)
+      val left = released(spark)
+      Log.info(s"Soak released: $left")
+      Run(samples, left)
     }
+  }
+
+  /** Runs the iterative job beside the streaming query, sampling; stops the query at the end. */
+  private def drive(spark: SparkSession, plan: Plan, checkpoint: File): Seq[Sample] = {
+    val query = stream(spark, plan.streamPartitions, checkpoint)
+    val start = System.nanoTime()
+    val samples = ArrayBuffer[Sample]()
+    var i = 0
+    try {
+      while (i < plan.shuffles || batches(query) < plan.batches) {
+        iterate(spark, i)
+        i += 1
+        if (i % plan.sampleEvery == 0) {
+          val seconds = (System.nanoTime() - start) / 1e9
+          samples += Sample(i, batches(query), seconds, measure(spark))
+          Log.info(s"Soak sample: ${samples.last}")
+        }
+        query.exception.foreach(e => throw e)
+      }
+    } finally query.stop()
+    samples.toSeq
+  }
+
+  /**
+   * The driver's holdings once the cleaner has had its chance: a sample's counts lag the
+   * collections, since the cleaner drops what was collected on a thread of its own. Collects
+   * and waits until nothing more goes (at most 30 s).
+   */
+  private def released(spark: SparkSession): Map[String, Double] = {
+    val sc = spark.sparkContext
+    def now() = Map(
+      "shufflesTracked" -> KaeSparkAccess.shufflesTracked(sc).toDouble,
+      "accumulators" -> KaeSparkAccess.accumulatorsRegistered.toDouble,
+      "localFiles" -> localDirs(new File(sc.getConf.get("spark.local.dir")))._1.toDouble
+    )
+    val deadline = System.nanoTime() + 30L * 1000000000L
+    var last = now()
+    var settled = false
+    while (!settled && System.nanoTime() < deadline) {
+      System.gc()
+      Thread.sleep(500)
+      val next = now()
+      settled = next == last && next("shufflesTracked") == 0
+      last = next
+    }
+    last
   }
 
   /** One iteration: a new shuffle of 4,000 records into 4 partitions, its result checked. */

@@ -51,7 +51,8 @@ class SoakSuite extends MatrixTests {
     "uiKaeStageRows" -> (0.0, Soak.RetainedStages * 0.1)
   )
 
-  private def check(kae: Seq[Soak.Sample], spark: Option[Seq[Soak.Sample]]): Unit = {
+  private def check(run: Soak.Run, sparkRun: Option[Soak.Run]): Unit = {
+    val (kae, spark) = (run.samples, sparkRun.map(_.samples))
     val span = (kae.last.shuffles - kae(kae.size / 3).shuffles).max(1)
     for ((measure, (bound, noise)) <- Bounds if kae.exists(_.values.contains(measure))) {
       val grew = Soak.growth(kae, measure)
@@ -63,6 +64,12 @@ class SoakSuite extends MatrixTests {
     }
     assert(kae.forall(_.values("uiKaeStageRows") <= Soak.RetainedStages))
     assert(kae.last.values("localFiles") < 2000, "shuffle files stay until the end")
+    // Once the cleaner caught up: every shuffle gone, its files and its accumulator with it.
+    info(s"after the run: ${run.released}")
+    assert(run.released("shufflesTracked") == 0, run.released)
+    assert(run.released("localFiles") == 0, run.released)
+    val sparkKept = sparkRun.map(_.released("accumulators")).getOrElse(0.0)
+    assert(run.released("accumulators") <= sparkKept + 50, run.released)
   }
 
   test("a short soak: 240 shuffles and a streaming query, nothing grows") {
@@ -83,7 +90,8 @@ class SoakSuite extends MatrixTests {
     }
     val spark = run(None)
     val kae = run(Some("auto"))
-    sys.props.get("kae.soak.out").foreach(out => SoakPage.write(Paths.get(out), plan, kae, spark))
+    sys.props.get("kae.soak.out")
+      .foreach(out => SoakPage.write(Paths.get(out), plan, kae.samples, spark.samples))
     check(kae, Some(spark))
   }
 }
