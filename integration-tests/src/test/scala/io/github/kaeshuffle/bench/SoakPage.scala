@@ -42,13 +42,14 @@ object SoakPage {
     "uiKaeStageRows" -> "KAE Shuffle tab's stage rows"
   )
 
-  def write(out: Path, plan: Soak.Plan, kae: Seq[Soak.Sample], spark: Seq[Soak.Sample]): Unit = {
+  def write(out: Path, plan: Soak.Plan, kae: Soak.Run, spark: Soak.Run): Unit = {
     Files.createDirectories(out)
-    val runs = Seq("kae-auto" -> kae, "spark-lz4" -> spark)
+    val runs = Seq("kae-auto" -> kae.samples, "spark-lz4" -> spark.samples)
     Files.write(out.resolve("soak.csv"), csv(runs).asJava)
-    val charts = Charts.filter { case (m, _) => kae.exists(_.values.contains(m)) }
+    val charts = Charts.filter { case (m, _) => kae.samples.exists(_.values.contains(m)) }
       .map { case (m, title) => draw(out, m, title, runs) }
-    Files.writeString(out.resolve("README.md"), page(plan, runs, charts))
+    val left = Seq("kae-auto" -> kae.released, "spark-lz4" -> spark.released)
+    Files.writeString(out.resolve("README.md"), page(plan, runs, left, charts))
   }
 
   private def csv(runs: Seq[(String, Seq[Soak.Sample])]): Seq[String] = {
@@ -84,6 +85,7 @@ object SoakPage {
   private def page(
       plan: Soak.Plan,
       runs: Seq[(String, Seq[Soak.Sample])],
+      left: Seq[(String, Map[String, Double])],
       charts: Seq[String]): String = {
     val sb = new StringBuilder
     sb ++= "# Soak: an application that runs for long\n\n"
@@ -112,6 +114,13 @@ object SoakPage {
           ss.lastOption.flatMap(_.values.get(m)).map(f(_, 1)).getOrElse("-")
         }
       sb ++= s"| $m | ${cells.mkString(" | ")} |\n"
+    }
+    sb ++= "\nLeft once the streaming query stopped and the context cleaner caught up (collections " +
+      "until its counts settle):\n\n| config | shuffles tracked | accumulators | files in the " +
+      "local dirs |\n|---|---:|---:|---:|\n"
+    for ((c, l) <- left) {
+      sb ++= s"| $c | ${f(l("shufflesTracked"), 0)} | ${f(l("accumulators"), 0)} | " +
+        s"${f(l("localFiles"), 0)} |\n"
     }
     sb ++= "\n"
     charts.foreach(c => sb ++= s"![$c]($c)\n\n")

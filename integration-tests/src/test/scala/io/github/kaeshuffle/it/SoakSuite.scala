@@ -91,7 +91,7 @@ class SoakSuite extends MatrixTests {
     val spark = run(None)
     val kae = run(Some("auto"))
     sys.props.get("kae.soak.out")
-      .foreach(out => SoakPage.write(Paths.get(out), plan, kae.samples, spark.samples))
+      .foreach(out => SoakPage.write(Paths.get(out), plan, kae, spark))
     check(kae, Some(spark))
   }
 }
