@@ -72,16 +72,22 @@ object Soak {
       "soak-checkpoint").toFile
     // The local dirs counted are this session's own, not those an earlier one left cached.
     KaeSparkAccess.clearLocalRootDirs()
+    // Accumulators are counted per JVM: those of applications run before in it are left out.
+    val before = KaeSparkAccess.accumulatorsRegistered
     Sessions.withSession(settings(conf)) { spark =>
-      val samples = drive(spark, plan, checkpoint)
-      val left = released(spark)
+      val samples = drive(spark, plan, checkpoint, before)
+      val left = released(spark, before)
       Log.info(s"Soak released: $left")
       Run(samples, left)
     }
   }
 
   /** Runs the iterative job beside the streaming query, sampling; stops the query at the end. */
-  private def drive(spark: SparkSession, plan: Plan, checkpoint: File): Seq[Sample] = {
+  private def drive(
+      spark: SparkSession,
+      plan: Plan,
+      checkpoint: File,
+      before: Long): Seq[Sample] = {
     val query = stream(spark, plan.streamPartitions, checkpoint)
     val start = System.nanoTime()
     val samples = ArrayBuffer[Sample]()
@@ -92,7 +98,7 @@ object Soak {
         i += 1
         if (i % plan.sampleEvery == 0) {
           val seconds = (System.nanoTime() - start) / 1e9
-          samples += Sample(i, batches(query), seconds, measure(spark))
+          samples += Sample(i, batches(query), seconds, measure(spark, before))
           Log.info(s"Soak sample: ${samples.last}")
         }
         query.exception.foreach(e => throw e)
@@ -106,11 +112,11 @@ object Soak {
    * collections, since the cleaner drops what was collected on a thread of its own. Collects
    * and waits until nothing more goes (at most 30 s).
    */
-  private def released(spark: SparkSession): Map[String, Double] = {
+  private def released(spark: SparkSession, before: Long): Map[String, Double] = {
     val sc = spark.sparkContext
     def now() = Map(
       "shufflesTracked" -> KaeSparkAccess.shufflesTracked(sc).toDouble,
-      "accumulators" -> KaeSparkAccess.accumulatorsRegistered.toDouble,
+      "accumulators" -> (KaeSparkAccess.accumulatorsRegistered - before).toDouble,
       "localFiles" -> localDirs(new File(sc.getConf.get("spark.local.dir")))._1.toDouble
     )
     val deadline = System.nanoTime() + 30L * 1000000000L
@@ -145,14 +151,14 @@ object Soak {
   private def batches(q: StreamingQuery): Long =
     Option(q.lastProgress).map(_.batchId + 1).getOrElse(0L)
 
-  private def measure(spark: SparkSession): Map[String, Double] = {
+  private def measure(spark: SparkSession, before: Long): Map[String, Double] = {
     val sc = spark.sparkContext
     val driver = JvmSample.take()
     KaeSparkAccess.drainListeners(sc)
     val (kaeRows, sparkRows) = KaeSparkAccess.uiStageRows(sc)
     val (files, bytes) = localDirs(new File(sc.getConf.get("spark.local.dir")))
     driver.map { case (k, v) => s"driver.$k" -> v } ++ executors(spark) ++ Map(
-      "accumulators" -> KaeSparkAccess.accumulatorsRegistered.toDouble,
+      "accumulators" -> (KaeSparkAccess.accumulatorsRegistered - before).toDouble,
       "shufflesTracked" -> KaeSparkAccess.shufflesTracked(sc).toDouble,
       "uiKaeStageRows" -> kaeRows.toDouble,
       "uiSparkStageRows" -> sparkRows.toDouble,
