@@ -14,7 +14,7 @@
 /*
  * A zlib-compatible stand-in with KAEzip's cost shape, for tests and benchmarks only (never
  * shipped). It makes real, correct zlib bytes with the system zlib (dlopen'ed, local) and charges
- * what KAEzip's v2 (UADK) path charges, as the public sources describe it (shared/KAEZIP.md):
+ * what KAEzip's v2 (UADK) path charges, as the public sources describe it (docs/native-codec.md):
  *  - every deflateInit/inflateInit is a hardware session: set up under one process-wide mutex
  *    (a modelled latency) with a real 8 MiB staging buffer, freed by deflateEnd/inflateEnd;
  *  - every deflate/inflate call with input submits requests of at most 1 MiB; each waits for one

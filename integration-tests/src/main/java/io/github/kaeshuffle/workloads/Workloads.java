@@ -23,9 +23,9 @@ import scala.Tuple2;
 import scala.Tuple3;
 
 /**
- * Record generators for the workloads of shared/WORKLOADS.md, one slice (input partition) at a
- * time, returning Scala tuples so Spark jobs use them directly: {@code sc.parallelize(0 until
- * slices, slices).flatMap(i => Workloads.sort(seed, i, n).asScala)}.
+ * Record generators for the workloads of docs/workloads.md, one slice (input partition) at a time,
+ * returning Scala tuples so Spark jobs use them directly: {@code sc.parallelize(0 until slices,
+ * slices).flatMap(i => Workloads.sort(seed, i, n).asScala)}.
  */
 public final class Workloads {
   private Workloads() {}

@@ -42,7 +42,7 @@ import scala.reflect.ClassTag$;
 
 /**
  * Block codec throughput on real shuffle bytes: the {@code sort} and {@code lda-edges} records of
- * shared/WORKLOADS.md serialized by Spark's KryoSerializer exactly as a shuffle writer would, cut
+ * docs/workloads.md serialized by Spark's KryoSerializer exactly as a shuffle writer would, cut
  * into blocks, compressed and decompressed one call per block by every backend, at several block
  * sizes; plus zlib's own C throughput on the same bytes (zlib_throughput.c), so the cost of JNI and
  * the Java side shows. Backends alternate within each repetition (A B C A B C ...); the first

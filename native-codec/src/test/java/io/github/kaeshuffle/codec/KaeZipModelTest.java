@@ -26,10 +26,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The KAEzip cost model behaves as KAEzip is described to (shared/KAEZIP.md): real zlib bytes any
- * zlib reads, a session per init, requests of at most 1 MiB, each compressed on its own and ending
- * its own block, a bounded number of contexts, the KAEzip bound, a 4 KB window at level 1, no raw
- * deflate. Counts only, never times.
+ * The KAEzip cost model behaves as KAEzip is described to (docs/native-codec.md, KAEzip rules):
+ * real zlib bytes any zlib reads, a session per init, requests of at most 1 MiB, each compressed on
+ * its own and ending its own block, a bounded number of contexts, the KAEzip bound, a 4 KB window
+ * at level 1, no raw deflate. Counts only, never times.
  */
 class KaeZipModelTest {
   private static final int BLOCK = 256 * 1024;

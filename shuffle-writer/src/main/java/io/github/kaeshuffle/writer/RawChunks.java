@@ -21,24 +21,23 @@ import java.util.Arrays;
 /**
  * The small raw buffers of a {@link PartitionedBlockBuffer}: chains of equal chunks carved from a
  * few large pages. With many thousands of partitions every raw buffer is small and together they
- * hold a map task's whole output (a job at 20,000 partitions: about 70 MiB per task in buffers of
- * 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap the JVM has
- * grown anyway; as separate heap arrays every young collection copies them (both measured:
- * docs/benchmarks/Partitions-notes.md). The large pages on the heap each fill whole 1 MiB regions
- * of G1 as a humongous object, which young collections never copy, and are few.
+ * hold a map task's whole output (a job at tens of thousands of partitions: tens of MiB per task in
+ * buffers of 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap
+ * the JVM has grown anyway; as separate heap arrays every young collection copies them (both
+ * measured: docs/benchmarks/Partitions-notes.md). The large pages on the heap each fill whole 1 MiB
+ * regions of G1 as a humongous object, which young collections never copy, and are few.
  *
  * <p>Pages grow: the first holds {@link #FIRST_PAGE_CHUNKS} chunks and each next one twice as many
  * while under half a G1 region of 1 MiB; past that a page fills 1, 1, 2, 4 and then 8 whole
  * regions, less 64 bytes for the array's header ({@link #MAX_PAGE}). A task writing a few bytes (a
- * reduce task writing a one-partition shuffle, 20,000 of them in a job at 20,000 partitions) then
- * takes a few KiB, and one writing 70 MiB a handful of small pages and a dozen large ones. Few
- * large pages matter: G1 may start a collection for every humongous allocation, and with pages of
- * one region the job at 20,000 partitions took 1.14x Spark's time
- * (docs/benchmarks/Partitions-notes.md). A chunk is named by an int, its page in the high bits and
- * its place there in the low ones; each page's {@code next} array, made with the page and never
- * copied, links the chunks of each chain and of the free list. (Arrays per chunk grown by copying,
- * as first built, left megabytes of garbage per map task in G1's old generation:
- * docs/benchmarks/Partitions-notes.md.) Pages come and go whole: the owner reserves {@link
+ * reduce task writing a one-partition shuffle, one per partition of a job at many partitions) then
+ * takes a few KiB, and one writing tens of MiB a handful of small pages and a dozen large ones. Few
+ * large pages matter: G1 may start a collection for every humongous allocation, which pages of one
+ * region made a job at many partitions pay for (docs/benchmarks/Partitions-notes.md). A chunk is
+ * named by an int, its page in the high bits and its place there in the low ones; each page's
+ * {@code next} array, made with the page and never copied, links the chunks of each chain and of
+ * the free list, so that growing a chain leaves no garbage for G1's old generation
+ * (docs/benchmarks/Partitions-notes.md). Pages come and go whole: the owner reserves {@link
  * #nextPageBytes()} before {@link #addPage()} and gets every page's bytes back from {@link
  * #releaseAll()}. Not thread-safe: one task's thread.
  */
