@@ -25,7 +25,10 @@ import java.util.function.ToDoubleFunction;
  * priced per raw byte as its codec time (with its share of decompression) plus its stored bytes
  * times what a stored byte costs on the disk ({@link DiskCost}); the cheapest step wins once it is
  * {@link #MARGIN} cheaper than the current one. A step that has not run yet is priced by its
- * reference figures relative to a step that has ({@link CodecStep}); choosing it measures it.
+ * reference figures relative to a step that has ({@link CodecStep}); choosing it measures it. While
+ * the kernel holds writes back the shuffle only moves to stronger steps: the page cache taking a
+ * few tasks' writes at once makes the disk look cheap for a moment, while every stored byte still
+ * has to reach it.
  *
  * <p>Deterministic: the same steps and the same sequence of measurements give the same choices.
  * Thread-safe: tasks of the shuffle record concurrently.
@@ -79,13 +82,19 @@ public final class CodecPolicy {
     return steps.get(current).name() + ": " + why;
   }
 
+  /** {@link #record(int, long, long, long, long, boolean)} while the disk keeps up. */
+  public Optional<String> record(
+      int step, long rawBytes, long storedBytes, long codecNanos, long diskNanos) {
+    return record(step, rawBytes, storedBytes, codecNanos, diskNanos, false);
+  }
+
   /**
    * Adds a map task's measurements, taken with {@code step}: its raw and stored bytes, codec time
-   * and disk time. Returns the new choice and its reason when this moved the shuffle to another
-   * step.
+   * and disk time; {@code held}: whether the kernel holds writes back ({@link WritebackPressure}).
+   * Returns the new choice and its reason when this moved the shuffle to another step.
    */
   public synchronized Optional<String> record(
-      int step, long rawBytes, long storedBytes, long codecNanos, long diskNanos) {
+      int step, long rawBytes, long storedBytes, long codecNanos, long diskNanos, boolean held) {
     if (rawBytes <= 0) {
       return Optional.empty();
     }
@@ -96,7 +105,7 @@ public final class CodecPolicy {
       return Optional.empty();
     }
     int best = clearlyCheaper(cheapest());
-    if (best == current) {
+    if (best == current || (held && best < current)) {
       return Optional.empty();
     }
     String from = steps.get(current).name();

@@ -100,13 +100,14 @@ public final class LadderEncoders implements AutoCloseable {
    * measured: the encoder's bytes and codec time, and the disk's cost to the task: {@code
    * diskNanos}, its time in its disk writes, or, while the kernel holds writes back ({@link
    * WritebackPressure}), the time its thread was blocked in the kernel since it borrowed ({@link
-   * BlockedTime}) when that is more.
+   * BlockedTime}) when that is more; and whether writes are held back.
    */
   public void giveBack(Lease lease, long diskNanos) {
     BlockStats s = lease.encoder.stats();
-    long disk = writeback.behind() ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
+    boolean held = writeback.behind();
+    long disk = held ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
     Optional<String> moved =
-        lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk);
+        lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk, held);
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));
     pool(lease.step).giveBack(lease.encoder);
   }

@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Whether the kernel is holding back this process's writes: its dirty and writeback pages near the
@@ -28,36 +29,51 @@ import java.util.Map;
  * the background and the hard limit) or its memory cgroup's (a full cgroup reclaims by waiting for
  * its pages' writeback). Only then is a map task's time blocked in the kernel the disk's cost:
  * otherwise it waited for something else (class loading, locks, input files, a broadcast). Read at
- * most every {@link #REFRESH_NANOS}; false where the files cannot be read. Thread-safe.
+ * most every {@link #REFRESH_NANOS}; false where the files cannot be read. Once seen, pressure
+ * counts for {@link #HOLD_NANOS} more: deleting a task's finished files or a burst of writeback
+ * drops the dirty pages below the mark for a moment while the disk stays the bound. Thread-safe.
  */
 final class WritebackPressure {
   static final long REFRESH_NANOS = 200_000_000L;
+
+  /** How long pressure, once seen, counts. */
+  static final long HOLD_NANOS = 10_000_000_000L;
 
   /** A cgroup counts as behind when this share of its memory limit waits for the disk. */
   static final double CGROUP_SHARE = 0.10;
 
   private final Path root;
-  private volatile long readAt = Long.MIN_VALUE;
-  private volatile boolean behind;
+  private final LongSupplier clock;
+  private long readAt = Long.MIN_VALUE;
+  private long seenAt = Long.MIN_VALUE;
 
   /**
    * @param root where /proc and /sys are (a fake tree in tests)
    */
   WritebackPressure(Path root) {
+    this(root, System::nanoTime);
+  }
+
+  /** With {@code clock} for {@link System#nanoTime}, for tests. */
+  WritebackPressure(Path root, LongSupplier clock) {
     this.root = root;
+    this.clock = clock;
   }
 
   static WritebackPressure system() {
     return new WritebackPressure(Paths.get("/"));
   }
 
-  boolean behind() {
-    long now = System.nanoTime();
+  /** Whether the kernel holds writes back now or did within the last {@link #HOLD_NANOS}. */
+  synchronized boolean behind() {
+    long now = clock.getAsLong();
     if (readAt == Long.MIN_VALUE || now - readAt > REFRESH_NANOS) {
-      behind = machineBehind() || cgroupBehind();
       readAt = now;
+      if (machineBehind() || cgroupBehind()) {
+        seenAt = now;
+      }
     }
-    return behind;
+    return seenAt != Long.MIN_VALUE && now - seenAt <= HOLD_NANOS;
   }
 
   private boolean machineBehind() {

@@ -61,6 +61,23 @@ class CodecPolicyTest {
   private static final double[][] SORT = {{1.8, 0.78}, {2.7, 0.51}, {5.3, 0.47}};
 
   @Test
+  void whileWritesAreHeldBackTheShuffleOnlyMovesToStrongerSteps() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    run(p, 4, SORT, 300); // the Kunpeng shape's disk
+    assertEquals(2, p.step());
+    // The page cache takes a few tasks' writes at once: they look free, but writes are held back.
+    for (int i = 0; i < 10; i++) {
+      double[] f = SORT[p.step()];
+      long stored = (long) (TASK * f[1]);
+      assertFalse(p.record(p.step(), TASK, stored, (long) (TASK * f[0]), 0, true).isPresent());
+    }
+    assertEquals(2, p.step());
+    // Once the kernel keeps up again, the same tasks move it back to the cheap step.
+    run(p, 10, SORT, 0);
+    assertEquals(0, p.step());
+  }
+
+  @Test
   void staysOnTheCheapStepWhenThePageCacheTakesTheWrites() {
     CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
     assertEquals(0, p.step());

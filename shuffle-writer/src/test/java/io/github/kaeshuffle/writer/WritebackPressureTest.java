@@ -95,4 +95,18 @@ class WritebackPressureTest {
   void nothingReadableIsNoPressure() {
     assertFalse(new WritebackPressure(root).behind());
   }
+
+  @Test
+  void pressureOnceSeenCountsForTheHoldThenEnds() throws IOException {
+    machine(1_200_000, 400_000);
+    write("proc/self/cgroup", "12:memory:/\n0::/\n");
+    long[] now = {0};
+    WritebackPressure p = new WritebackPressure(root, () -> now[0]);
+    assertTrue(p.behind());
+    machine(1088, 0); // a task's files deleted: the dirty pages drop for a moment
+    now[0] += WritebackPressure.REFRESH_NANOS + 1;
+    assertTrue(p.behind(), "within the hold");
+    now[0] = WritebackPressure.HOLD_NANOS + 1;
+    assertFalse(p.behind(), "after the hold");
+  }
 }
