@@ -31,6 +31,20 @@ public final class BlockFormat {
   /** "KAEX" in file order: ends every segment index (and so every segment). */
   public static final int FOOTER_MAGIC = 0x5845414B;
 
+  /**
+   * "KAEE" in file order: ends every stream of frames written for Spark's IO ({@link
+   * FrameOutputStream}), followed by the version, 3 reserved bytes, the stream's raw length (8
+   * bytes) and the CRC32C of those 16 bytes.
+   */
+  public static final int STREAM_END_MAGIC = 0x4545414B;
+
+  public static final int STREAM_END_LENGTH =
+      4 // magic
+          + 1 // format version
+          + 3 // reserved, 0
+          + 8 // raw bytes of the stream's frames
+          + 4; // CRC32C of the 16 bytes before it
+
   /** Frame flag: the payload is the raw block, stored because compression did not shrink it. */
   public static final int FLAG_STORED_RAW = 0x01;
 

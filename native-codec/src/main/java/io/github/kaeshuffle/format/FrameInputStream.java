@@ -1,0 +1,214 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.format;
+
+import static io.github.kaeshuffle.format.BlockFormat.FRAME_HEADER_LENGTH;
+
+import io.github.kaeshuffle.codec.CorruptBlockException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.function.Consumer;
+
+/**
+ * Reads what {@link FrameOutputStream} wrote, and any number of such streams one after the other:
+ * frame by frame, each checked (header, CRC32C) and decoded whole by {@link BlockDecoder}, which
+ * reads every codec format whatever codec wrote it, and each stream's end mark checked against the
+ * bytes its frames gave. Bytes that end anywhere but after an end mark (or, read as a stream still
+ * being written, between two frames), and any frame or mark that does not check, are a {@link
+ * CorruptBlockException}, never wrong or missing bytes. No bytes at all read as an empty stream.
+ * Not thread-safe.
+ */
+public final class FrameInputStream extends InputStream {
+  private final InputStream in;
+  private final BlockDecoder decoder;
+  private final Consumer<BlockDecoder> release;
+
+  /** The frame being read: its header, then its payload. Grows to the largest frame seen. */
+  private byte[] frame = new byte[FRAME_HEADER_LENGTH];
+
+  /** The decoded block; what is left of it to read is between position and limit. */
+  private ByteBuffer block = ByteBuffer.allocate(0);
+
+  /** Whether a stream's bytes may end between two frames, without an end mark. */
+  private final boolean continuous;
+
+  /** Frames read, and raw bytes they gave since the last end mark. */
+  private long frames;
+
+  private long rawBytes;
+  private boolean marked;
+  private boolean ended;
+  private boolean closed;
+
+  /**
+   * @param in the frames; closed with this stream
+   * @param decoder decodes each frame; handed to {@code release} once, at {@link #close}
+   * @param continuous whether the bytes may end without an end mark (a file still being written, as
+   *     Spark's History Server reads an application's event log)
+   */
+  public FrameInputStream(
+      InputStream in, BlockDecoder decoder, Consumer<BlockDecoder> release, boolean continuous) {
+    this.in = in;
+    this.continuous = continuous;
+    this.decoder = decoder;
+    this.release = release;
+  }
+
+  @Override
+  public int read() throws IOException {
+    return fill() ? block.get() & 0xff : -1;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    if ((off | len) < 0 || len > b.length - off) {
+      throw new IndexOutOfBoundsException("offset " + off + ", length " + len + ", " + b.length);
+    }
+    if (len == 0) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(len, block.remaining());
+    block.get(b, off, n);
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    long skipped = 0;
+    while (skipped < n && fill()) {
+      int k = (int) Math.min(n - skipped, block.remaining());
+      block.position(block.position() + k);
+      skipped += k;
+    }
+    return skipped;
+  }
+
+  /** The decoded bytes left of the current block: what can be read without decoding another. */
+  @Override
+  public int available() throws IOException {
+    open();
+    return block.remaining();
+  }
+
+  /** Gives the decoder back and closes the stream below. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      in.close();
+    } finally {
+      release.accept(decoder);
+    }
+  }
+
+  /** Decodes frames until there are bytes to read; false at the end of the stream. */
+  private boolean fill() throws IOException {
+    open();
+    while (!block.hasRemaining()) {
+      if (ended || !nextFrame()) {
+        ended = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Reads and decodes the next frame into {@link #block}, after any end marks; false where the
+   * bytes end.
+   */
+  private boolean nextFrame() throws IOException {
+    int got = readFully(frame, 0, FRAME_HEADER_LENGTH);
+    while (got == BlockFormat.STREAM_END_LENGTH && StreamEnd.starts(frame)) {
+      StreamEnd.check(frame, rawBytes);
+      rawBytes = 0;
+      marked = true;
+      got = readFully(frame, 0, FRAME_HEADER_LENGTH);
+    }
+    if (got == 0) {
+      if (marked || continuous || frames == 0) {
+        return false;
+      }
+      throw truncated("its last frame, without the stream's end mark");
+    }
+    if (got < FRAME_HEADER_LENGTH) {
+      throw truncated(got + " bytes of a " + FRAME_HEADER_LENGTH + "-byte frame header");
+    }
+    marked = false;
+    ByteBuffer head = ByteBuffer.wrap(frame, 0, FRAME_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+    int raw = head.getInt(8);
+    int stored = head.getInt(12);
+    int most = BlockFormat.MAX_BLOCK_SIZE + FrameCipher.IV_LENGTH;
+    if (stored < 1 || stored > most || raw < 1 || raw > BlockFormat.MAX_BLOCK_SIZE) {
+      throw new CorruptBlockException(
+          "Frame "
+              + frames
+              + " of the stream declares "
+              + raw
+              + " raw and "
+              + stored
+              + " stored bytes.");
+    }
+    if (frame.length < FRAME_HEADER_LENGTH + stored) {
+      byte[] larger = new byte[FRAME_HEADER_LENGTH + stored];
+      System.arraycopy(frame, 0, larger, 0, FRAME_HEADER_LENGTH);
+      frame = larger;
+    }
+    got = readFully(frame, FRAME_HEADER_LENGTH, stored);
+    if (got < stored) {
+      throw truncated(got + " of the " + stored + " payload bytes its header declares");
+    }
+    if (block.capacity() < raw) {
+      block = ByteBuffer.allocate(raw);
+    }
+    block.clear();
+    decoder.decode(ByteBuffer.wrap(frame, 0, FRAME_HEADER_LENGTH + stored), 0, -1, block);
+    block.flip();
+    frames++;
+    rawBytes += raw;
+    return true;
+  }
+
+  private CorruptBlockException truncated(String what) {
+    return new CorruptBlockException(
+        "Truncated frame stream: frame " + frames + " ends after " + what + ".");
+  }
+
+  /** Reads up to {@code len} bytes, fewer only where the stream ends; returns how many. */
+  private int readFully(byte[] b, int off, int len) throws IOException {
+    int done = 0;
+    while (done < len) {
+      int n = in.read(b, off + done, len - done);
+      if (n < 0) {
+        break;
+      }
+      done += n;
+    }
+    return done;
+  }
+
+  private void open() throws IOException {
+    if (closed) {
+      throw new IOException("The frame stream is closed.");
+    }
+  }
+}

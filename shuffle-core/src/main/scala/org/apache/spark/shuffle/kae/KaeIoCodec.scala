@@ -1,0 +1,114 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package org.apache.spark.shuffle.kae
+
+import java.io.{InputStream, OutputStream}
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicLong
+
+import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
+import io.github.kaeshuffle.format.{BlockDecoder, BlockEncoder, DecoderPool, EncoderPool}
+import io.github.kaeshuffle.format.{FrameInputStream, FrameOutputStream}
+
+import org.apache.spark.SparkConf
+import org.apache.spark.io.CompressionCodec
+
+/**
+ * Spark's IO codec with KAE Shuffle's blocks, for what Spark compresses outside our shuffle
+ * (`spark.io.compression.codec=org.apache.spark.shuffle.kae.KaeIoCodec`): broadcasts, serialized
+ * cached blocks (`spark.rdd.compress`), checkpoints, and Spark's own shuffle and spills where our
+ * manager is off. Spark calls a codec stream for every write of its serializer; here the bytes are
+ * collected into blocks of `spark.shuffle.kae.blockSize`, each compressed with one codec call into
+ * a self-describing frame ([[FrameOutputStream]]), so a stream written with KAEzip reads back
+ * anywhere with software zlib. The codec is `spark.shuffle.kae.codec`'s; `auto` takes its first
+ * step (KAEzip where it serves, else lz4), as a stream has no stage whose bound could be measured.
+ * Each open stream holds one block and one frame on the heap; the native contexts come from pools
+ * the JVM's streams share.
+ */
+class KaeIoCodec(conf: SparkConf) extends CompressionCodec {
+  private val pools = KaeIoCodec.pools(conf)
+
+  override def compressedOutputStream(s: OutputStream): OutputStream = pools.output(s)
+
+  override def compressedInputStream(s: InputStream): InputStream = pools.input(s, false)
+
+  /** For a file still being written (the History Server's in-progress event logs). */
+  override def compressedContinuousInputStream(s: InputStream): InputStream =
+    pools.input(s, true)
+}
+
+private[spark] object KaeIoCodec {
+
+  /** The encoders and decoders of one codec and block size, and what their streams did. */
+  final class Pools(codec: BlockCodec, settings: KaeShuffleSettings) {
+    private val cores = Runtime.getRuntime.availableProcessors()
+    private val blockSize = settings.blockSize
+    private val writing = settings.writerSettings(codec)
+    private val bound = settings.sessionBound(cores)
+    private val encoders = new EncoderPool(
+      codec,
+      writing.probeIncompressible(),
+      writing.hardwareMinBlock(),
+      2 * cores,
+      bound)
+    private val decoders = new DecoderPool(codec, 2 * cores, bound)
+    val rawBytes = new AtomicLong
+    val storedBytes = new AtomicLong
+    val codecCalls = new AtomicLong
+    val streams = new AtomicLong
+
+    def output(s: OutputStream): OutputStream =
+      new FrameOutputStream(s, encoders.borrow(), blockSize, (e: BlockEncoder) => giveBack(e))
+
+    def input(s: InputStream, continuous: Boolean): InputStream =
+      new FrameInputStream(
+        s,
+        decoders.borrow(),
+        (d: BlockDecoder) => decoders.giveBack(d),
+        continuous)
+
+    private def giveBack(e: BlockEncoder): Unit = {
+      rawBytes.addAndGet(e.stats().rawBytes())
+      storedBytes.addAndGet(e.stats().storedBytes())
+      codecCalls.addAndGet(e.stats().codecCalls())
+      streams.incrementAndGet()
+      encoders.giveBack(e)
+    }
+  }
+
+  private val all = new ConcurrentHashMap[(CodecOptions, Int), Pools]()
+
+  /** The pools for `conf`'s codec and block size, made on first use, then shared. */
+  def pools(conf: SparkConf): Pools = {
+    val settings = KaeShuffleSettings.read(conf)
+    all.computeIfAbsent(
+      (settings.codecOptions, settings.blockSize),
+      _ => new Pools(Codecs.select(settings.codecOptions).codec(), settings))
+  }
+
+  /** What every pool's output streams wrote, summed: for tests. */
+  case class Counts(rawBytes: Long, storedBytes: Long, codecCalls: Long, streams: Long)
+
+  def counts(): Counts = {
+    var c = Counts(0, 0, 0, 0)
+    all.values().forEach { p =>
+      c = Counts(
+        c.rawBytes + p.rawBytes.get,
+        c.storedBytes + p.storedBytes.get,
+        c.codecCalls + p.codecCalls.get,
+        c.streams + p.streams.get)
+    }
+    c
+  }
+}

@@ -1,0 +1,97 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package org.apache.spark.shuffle.kae
+
+import java.io.{ByteArrayInputStream, ByteArrayOutputStream, DataInputStream, DataOutputStream}
+import java.nio.file.Files
+
+import org.apache.spark.{SparkConf, SparkContext}
+import org.apache.spark.io.CompressionCodec
+import org.apache.spark.storage.StorageLevel
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * [[KaeIoCodec]] as Spark uses it: made by Spark's own factory from its class name, streams that
+ * read back and concatenate as Spark's codecs must, and one job's broadcast, serialized cached
+ * blocks in memory and on disk, reliable checkpoint and shuffle through it with the results of
+ * Spark's lz4 codec, whether our shuffle manager is on or off (then Spark's sort shuffle and its
+ * spills use the codec too); one codec call per block of every stream.
+ */
+class KaeIoCodecSuite extends AnyFunSuite {
+  private val Codec = classOf[KaeIoCodec].getName
+
+  test("Spark's factory makes it, and its streams read back and concatenate") {
+    val codec = CompressionCodec.createCodec(new SparkConf(false), Codec)
+    assert(codec.isInstanceOf[KaeIoCodec])
+    def stream(from: Int, n: Int): Array[Byte] = {
+      val bytes = new ByteArrayOutputStream()
+      val out = new DataOutputStream(codec.compressedOutputStream(bytes))
+      (from until from + n).foreach(out.writeInt)
+      out.close()
+      bytes.toByteArray
+    }
+    val both = stream(0, 100000) ++ stream(100000, 10) ++ stream(0, 0)
+    for (in <- Seq(
+        codec.compressedInputStream(new ByteArrayInputStream(both)),
+        codec.compressedContinuousInputStream(new ByteArrayInputStream(both)))) {
+      val data = new DataInputStream(in)
+      assert((0 until 100010).forall(_ == data.readInt()))
+      assert(data.read() == -1)
+      data.close()
+    }
+  }
+
+  /** Broadcast, cached blocks, checkpoint and shuffle in one job; its results. */
+  private def job(sc: SparkContext): Seq[Any] = {
+    sc.setCheckpointDir(Files.createTempDirectory("kae-io-checkpoint").toString)
+    val table = sc.broadcast(Array.tabulate(400000)(i => (i * 7919L) % 100003))
+    val rdd = sc
+      .parallelize(0 until 200000, 4)
+      .map(i => (i % 997, s"record $i ${table.value(i % table.value.length)}"))
+    rdd.persist(StorageLevel.MEMORY_ONLY_SER)
+    val onDisk = rdd.mapValues(_.length).persist(StorageLevel.DISK_ONLY)
+    val checkpointed = rdd.mapValues(_.hashCode)
+    checkpointed.checkpoint()
+    Seq(
+      rdd.count(),
+      onDisk.values.sum(),
+      checkpointed.values.map(_.toLong).sum(),
+      checkpointed.count(),
+      rdd.groupByKey(8).mapValues(_.toSeq.sorted.mkString.hashCode).collect().sorted.toSeq
+    )
+  }
+
+  private def conf(codec: String, manager: Boolean): SparkConf =
+    LocalSpark
+      .conf("local[2]")
+      .set("spark.io.compression.codec", codec)
+      .set("spark.rdd.compress", "true")
+      .set("spark.checkpoint.compress", "true")
+      .set("spark.shuffle.kae.enabled", manager.toString)
+
+  test("a job's broadcast, cached blocks, checkpoint and shuffle give lz4's results") {
+    val expected = LocalSpark.withSpark(conf("lz4", manager = false))(job)
+    for (manager <- Seq(false, true)) {
+      val before = KaeIoCodec.counts()
+      val actual = LocalSpark.withSpark(conf(Codec, manager))(job)
+      assert(actual == expected, s"with our shuffle manager ${if (manager) "on" else "off"}")
+      val c = KaeIoCodec.counts()
+      val (raw, calls, streams) =
+        (c.rawBytes - before.rawBytes, c.codecCalls - before.codecCalls, c.streams - before.streams)
+      assert(raw > (4L << 20), s"$raw bytes through the codec")
+      // One call per block: a stream's full blocks, and its last one.
+      assert(calls <= raw / (256 * 1024) + streams, s"$calls calls for $raw bytes in $streams")
+    }
+  }
+}
