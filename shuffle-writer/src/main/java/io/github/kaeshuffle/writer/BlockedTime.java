@@ -29,8 +29,9 @@ import java.util.List;
  * task writes to; a fetch's on-core time taken off twice errs towards the cheap codec). Where a
  * node's disk is the bound its cost does not always show in write calls: under a memory cgroup, a
  * thread that needs a page while the cgroup's pages are dirty waits for their writeback in reclaim,
- * wherever it allocates. Zero where Linux's schedstat cannot be read. Not thread-safe: one task's
- * thread.
+ * wherever it allocates, and the JVM's own pauses stretch the same way when a collection copies
+ * into pages the cgroup must first reclaim: {@link #nanos(boolean)} counts them where writes are
+ * held back. Zero where Linux's schedstat cannot be read. Not thread-safe: one task's thread.
  */
 final class BlockedTime {
   private static final Path SCHEDSTAT = Paths.get("/proc/thread-self/schedstat");
@@ -41,14 +42,18 @@ final class BlockedTime {
   private final long pauses = pauseNanos();
   private final long waits = TaskWaits.nanos();
 
-  /** Blocked nanoseconds of this thread since this was made; 0 from another thread. */
-  long nanos() {
+  /**
+   * Blocked nanoseconds of this thread since this was made, the JVM's pauses in them when {@code
+   * withPauses}; 0 from another thread.
+   */
+  long nanos(boolean withPauses) {
     long[] now = sched();
     if (Thread.currentThread() != thread || sched == null || now == null) {
       return 0;
     }
     long offCpu = (System.nanoTime() - wall) - (now[0] - sched[0]) - (now[1] - sched[1]);
-    return Math.max(0, offCpu - (pauseNanos() - pauses) - (TaskWaits.nanos() - waits));
+    long paused = withPauses ? 0 : pauseNanos() - pauses;
+    return Math.max(0, offCpu - paused - (TaskWaits.nanos() - waits));
   }
 
   /** This thread's nanoseconds on a core and waiting for one, or null where not readable. */

@@ -23,6 +23,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * The executor's encoders for its map tasks, one pool per step of the codec ladder (a pinned codec
  * is a ladder of one step), with a {@link CodecPolicy} per shuffle that picks the step each task
  * borrows from. A task gives its encoder back with its disk time, and the policy learns from it;
- * when a shuffle moves to another step, the executor log says so once with why. Thread-safe.
+ * when a shuffle moves to another step, the executor log says so once with why. With more than one
+ * step, a daemon thread reads the kernel's writeback pressure every {@link
+ * WritebackPressure#REFRESH_NANOS} while tasks hold encoders: a task blocked for the disk cannot
+ * look itself, and the pressure may be gone by the time it returns. Thread-safe.
  */
 public final class LadderEncoders implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LadderEncoders.class);
@@ -43,6 +50,8 @@ public final class LadderEncoders implements AutoCloseable {
   private final DiskCost disk = new DiskCost();
   private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
   private final WritebackPressure writeback = WritebackPressure.system();
+  private final AtomicInteger lent = new AtomicInteger();
+  private final ScheduledExecutorService sampler;
 
   /**
    * @param codecs the ladder, cheapest first
@@ -58,6 +67,28 @@ public final class LadderEncoders implements AutoCloseable {
     for (BlockCodec c : codecs) {
       steps.add(CodecStep.of(c));
     }
+    this.sampler = codecs.size() > 1 ? sampleWriteback() : null;
+  }
+
+  private ScheduledExecutorService sampleWriteback() {
+    ScheduledExecutorService s =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "kae-writeback-pressure");
+              t.setDaemon(true);
+              return t;
+            });
+    long every = WritebackPressure.REFRESH_NANOS;
+    s.scheduleWithFixedDelay(
+        () -> {
+          if (lent.get() > 0) {
+            writeback.behind();
+          }
+        },
+        every,
+        every,
+        TimeUnit.NANOSECONDS);
+    return s;
   }
 
   /** One task's encoder, the step it came from, and the policy it reports to. */
@@ -92,7 +123,9 @@ public final class LadderEncoders implements AutoCloseable {
   public Lease borrow(int shuffleId) throws CodecException {
     CodecPolicy policy = policy(shuffleId);
     int step = policy.step();
-    return new Lease(pool(step).borrow(), shuffleId, step, policy);
+    Lease lease = new Lease(pool(step).borrow(), shuffleId, step, policy);
+    lent.incrementAndGet();
+    return lease;
   }
 
   /**
@@ -100,15 +133,16 @@ public final class LadderEncoders implements AutoCloseable {
    * measured: the encoder's bytes and codec time, and the disk's cost to the task: {@code
    * diskNanos}, its time in its disk writes, or, while the kernel holds writes back ({@link
    * WritebackPressure}), the time its thread was blocked in the kernel since it borrowed ({@link
-   * BlockedTime}) when that is more; and whether writes are held back.
+   * BlockedTime}, the JVM's pauses in it) when that is more; and whether writes are held back.
    */
   public void giveBack(Lease lease, long diskNanos) {
     BlockStats s = lease.encoder.stats();
     boolean held = writeback.behind();
-    long disk = held ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
+    long disk = held ? Math.max(diskNanos, lease.blocked.nanos(true)) : diskNanos;
     Optional<String> moved =
         lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk, held);
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));
+    lent.decrementAndGet();
     pool(lease.step).giveBack(lease.encoder);
   }
 
@@ -140,6 +174,9 @@ public final class LadderEncoders implements AutoCloseable {
   /** Closes every step's idle encoders; those still lent are closed when they come back. */
   @Override
   public synchronized void close() {
+    if (sampler != null) {
+      sampler.shutdownNow();
+    }
     for (EncoderPool p : pools) {
       if (p != null) {
         p.close();
