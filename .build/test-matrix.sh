@@ -3,14 +3,16 @@
 # with the matrix profile (kae.tests=full: every test the gate leaves out, at full size), one line
 # after the other, each in its own copy of the tree (.build/test-line.sh), then the benchmarks'
 # smoke runs on the default line, then README's build and quick start as a user without root or
-# apt (.build/test-anywhere.sh), and a summary line each. Hours on 2 cores (docs/testing.md has
+# apt (.build/test-anywhere.sh), the native build on an emulated AArch64 host
+# (.build/test-aarch64-host.sh), and a summary line each. Hours on 2 cores (docs/testing.md has
 # the last recorded run).
-#   usage: .build/test-matrix.sh [profiles...]   (default: every line, the benchmarks, anywhere)
-#   A profile named "bench" runs only the benchmarks' smoke runs, "anywhere" only the last.
+#   usage: .build/test-matrix.sh [profiles...]   (default: every line, the benchmarks, anywhere, aarch64-host)
+#   A profile named "bench" runs only the benchmarks' smoke runs, "anywhere" only README's build
+#   as an operator, "aarch64-host" only the AArch64-host build.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lines=("$@")
-[ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.3 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13 bench anywhere)
+[ ${#lines[@]} -gt 0 ] || lines=(spark-4.2 spark-4.3 spark-4.1 spark-4.0 spark-3.5 spark-3.5_2.13 bench anywhere aarch64-host)
 mkdir -p target
 # Debian's chromium for the UI tab's browser test, when missing, as the gate does (.build/browser.sh).
 bash .build/browser.sh
@@ -22,6 +24,8 @@ for p in "${lines[@]}"; do
     bash .build/bench-smoke.sh > "$log" 2>&1
   elif [ "$p" = anywhere ]; then
     bash .build/test-anywhere.sh > "$log" 2>&1
+  elif [ "$p" = aarch64-host ]; then
+    bash .build/test-aarch64-host.sh > "$log" 2>&1
   else
     # 3.5 with Scala 2.13: its distribution (assembled from Maven Central) has no spark-yarn, so
     # the suites that submit to YARN cannot run there.
