@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * CorruptBlockException}, never wrong or missing bytes. No bytes at all read as an empty stream.
  * Not thread-safe.
  */
-public final class FrameInputStream extends InputStream {
+public final class FrameInputStream extends BlockSourceInputStream {
   private final InputStream in;
   private final BlockDecoder decoder;
   private final Consumer<BlockDecoder> release;
@@ -39,7 +39,7 @@ public final class FrameInputStream extends InputStream {
   /** The frame being read: its header, then its payload. Grows to the largest frame seen. */
   private byte[] frame = new byte[FRAME_HEADER_LENGTH];
 
-  /** The decoded block; what is left of it to read is between position and limit. */
+  /** The decoded block, reused for every frame. */
   private ByteBuffer block = ByteBuffer.allocate(0);
 
   /** Whether a stream's bytes may end between two frames, without an end mark. */
@@ -50,7 +50,6 @@ public final class FrameInputStream extends InputStream {
 
   private long rawBytes;
   private boolean marked;
-  private boolean ended;
   private boolean closed;
 
   /**
@@ -68,42 +67,9 @@ public final class FrameInputStream extends InputStream {
   }
 
   @Override
-  public int read() throws IOException {
-    return fill() ? block.get() & 0xff : -1;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    if ((off | len) < 0 || len > b.length - off) {
-      throw new IndexOutOfBoundsException("offset " + off + ", length " + len + ", " + b.length);
-    }
-    if (len == 0) {
-      return 0;
-    }
-    if (!fill()) {
-      return -1;
-    }
-    int n = Math.min(len, block.remaining());
-    block.get(b, off, n);
-    return n;
-  }
-
-  @Override
-  public long skip(long n) throws IOException {
-    long skipped = 0;
-    while (skipped < n && fill()) {
-      int k = (int) Math.min(n - skipped, block.remaining());
-      block.position(block.position() + k);
-      skipped += k;
-    }
-    return skipped;
-  }
-
-  /** The decoded bytes left of the current block: what can be read without decoding another. */
-  @Override
-  public int available() throws IOException {
+  protected ByteBuffer nextBlock() throws IOException {
     open();
-    return block.remaining();
+    return nextFrame() ? block : null;
   }
 
   /** Gives the decoder back and closes the stream below. */
@@ -113,23 +79,12 @@ public final class FrameInputStream extends InputStream {
       return;
     }
     closed = true;
+    dropCurrent();
     try {
       in.close();
     } finally {
       release.accept(decoder);
     }
-  }
-
-  /** Decodes frames until there are bytes to read; false at the end of the stream. */
-  private boolean fill() throws IOException {
-    open();
-    while (!block.hasRemaining()) {
-      if (ended || !nextFrame()) {
-        ended = true;
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

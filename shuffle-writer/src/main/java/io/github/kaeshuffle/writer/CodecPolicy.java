@@ -82,12 +82,6 @@ public final class CodecPolicy {
     return steps.get(current).name() + ": " + why;
   }
 
-  /** {@link #record(int, long, long, long, long, boolean)} while the disk keeps up. */
-  public Optional<String> record(
-      int step, long rawBytes, long storedBytes, long codecNanos, long diskNanos) {
-    return record(step, rawBytes, storedBytes, codecNanos, diskNanos, false);
-  }
-
   /**
    * Adds a map task's measurements, taken with {@code step}: its raw and stored bytes, codec time
    * and disk time; {@code held}: whether the kernel holds writes back ({@link WritebackPressure}).

@@ -42,8 +42,8 @@ class CodecPolicyTest {
       CodecPolicy p, double encodeNsPerByte, double storedRatio, double diskNsPerStoredByte) {
     int step = p.step();
     long stored = (long) (TASK * storedRatio);
-    return p.record(
-        step, TASK, stored, (long) (TASK * encodeNsPerByte), (long) (stored * diskNsPerStoredByte));
+    long codec = (long) (TASK * encodeNsPerByte);
+    return p.record(step, TASK, stored, codec, (long) (stored * diskNsPerStoredByte), false);
   }
 
   /** The steps chosen over tasks whose figures each step has on the given disk. */
@@ -142,9 +142,9 @@ class CodecPolicyTest {
   @Test
   void tasksTooSmallToTrustMoveNothing() {
     CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
-    assertFalse(p.record(0, 4096, 3000, 7000, 3000 * 170L).isPresent());
+    assertFalse(p.record(0, 4096, 3000, 7000, 3000 * 170L, false).isPresent());
     assertEquals(0, p.step());
-    assertFalse(p.record(0, 0, 0, 0, 0).isPresent());
+    assertFalse(p.record(0, 0, 0, 0, 0, false).isPresent());
   }
 
   @Test
