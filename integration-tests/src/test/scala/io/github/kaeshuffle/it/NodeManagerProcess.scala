@@ -37,12 +37,14 @@ import org.apache.hadoop.conf.Configuration
  * @param settings extra NodeManager settings (auxiliary services)
  * @param host where it runs: this machine, or a test host's namespace
  * @param env the process's environment beyond this JVM's
+ * @param runtime the Java and Hadoop it runs on (the build's, or an older pair)
  */
 final class NodeManagerProcess(
     rm: Configuration,
     settings: Map[String, String],
     val host: TestHost = TestHost.Local,
-    env: Map[String, String] = Map.empty) {
+    env: Map[String, String] = Map.empty,
+    runtime: YarnDaemon.Runtime = YarnDaemon.buildRuntime) {
   val root: Path = ClusterFaults.tmpDir("nodemanager")
   val port: Int = ClusterFaults.freePort()
   val recoveryDir: Path = root.resolve("recovery")
@@ -92,7 +94,8 @@ final class NodeManagerProcess(
       logDir,
       log,
       "org.apache.hadoop.yarn.server.nodemanager.NodeManager",
-      env)
+      env,
+      runtime)
     ClusterFaults.awaitCondition(s"NodeManager $nodeId registering (log $log)", 120) {
       if (!process.isAlive) {
         throw new AssertionError(s"The NodeManager exited:\n${Submit.tail(log)}")
@@ -104,6 +107,18 @@ final class NodeManagerProcess(
         host.accepts(p))
     }
     this
+  }
+
+  /**
+   * Waits until MapReduce's ShuffleHandler, beside ours, accepts connections on the port it logs
+   * (it takes its port from the NodeManager's mapred settings, 13562 by default).
+   */
+  def awaitMapReduceShuffle(): Unit = {
+    val Listening = "mapreduce_shuffle listening on port (\\d+)".r
+    ClusterFaults.awaitCondition(s"MapReduce's shuffle service listening (log ${log})", 60) {
+      Listening.findAllMatchIn(logText).toSeq.lastOption
+        .exists(m => host.accepts(m.group(1).toInt))
+    }
   }
 
   /**

@@ -48,11 +48,25 @@ object YarnDaemon {
     "yarn.nodemanager.delete.debug-delay-sec" -> "600"
   )
 
-  private def classpath: String = {
-    val f = new File(sys.props.getOrElse("kae.test.nodeManagerClasspath", "missing"))
-    require(f.isFile, s"$f is missing: build with mvn verify from the root")
-    new String(Files.readAllBytes(f.toPath), StandardCharsets.UTF_8).trim
+  /**
+   * The Java and the Hadoop jars a daemon runs on.
+   *
+   * @param javaHome the Java runtime's home
+   * @param classpathFile a file holding Hadoop's class path, one line
+   */
+  final case class Runtime(javaHome: String, classpathFile: File) {
+    def classpath: String = {
+      require(
+        classpathFile.isFile,
+        s"$classpathFile is missing: build with mvn verify from the root")
+      new String(Files.readAllBytes(classpathFile.toPath), StandardCharsets.UTF_8).trim
+    }
   }
+
+  /** This JVM's Java, and the build's Hadoop (integration-tests/nodemanager). */
+  def buildRuntime: Runtime = Runtime(
+    System.getProperty("java.home"),
+    new File(sys.props.getOrElse("kae.test.nodeManagerClasspath", "missing")))
 
   /** Writes `conf` as `yarn-site.xml` into `confDir`, with a log4j configuration to stderr. */
   def writeConf(confDir: Path, conf: Configuration): Unit = {
@@ -75,7 +89,7 @@ object YarnDaemon {
 
   /**
    * The process that runs `mainClass` on `host` with the configuration in `confDir`, this JVM's
-   * environment and `env`.
+   * environment and `env`, on `runtime`.
    */
   def start(
       host: TestHost,
@@ -83,19 +97,20 @@ object YarnDaemon {
       logDir: Path,
       log: Path,
       mainClass: String,
-      env: Map[String, String] = Map.empty): Process = {
+      env: Map[String, String] = Map.empty,
+      runtime: Runtime = buildRuntime): Process = {
     // The module flags this JVM runs with (Spark's), which Hadoop on Java 17 needs as well.
     val moduleFlags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
       .filter(a => a.startsWith("--add-opens") || a.startsWith("--add-exports"))
     val java = Seq(
-      s"${System.getProperty("java.home")}/bin/java",
+      s"${runtime.javaHome}/bin/java",
       "-Xmx512m",
       s"-Dhadoop.log.dir=$logDir",
       s"-Dyarn.log.dir=$logDir",
       "-Djava.net.preferIPv4Stack=true") ++
-      moduleFlags ++ Seq("-cp", s"$confDir${File.pathSeparator}$classpath", mainClass)
+      moduleFlags ++ Seq("-cp", s"$confDir${File.pathSeparator}${runtime.classpath}", mainClass)
     val pb = new ProcessBuilder(host.command(java).asJava)
-    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+    pb.environment().put("JAVA_HOME", runtime.javaHome)
     env.foreach { case (k, v) => pb.environment().put(k, v) }
     pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile))
     pb.start()

@@ -111,19 +111,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
       )
     )
     nm.start(Seq(servicePort, secondPort))
-    awaitMapReduceShuffle()
-  }
-
-  /**
-   * Waits until MapReduce's ShuffleHandler, beside ours, accepts connections on the port it logs
-   * (it takes its port from the NodeManager's mapred settings, 13562 by default).
-   */
-  private def awaitMapReduceShuffle(): Unit = {
-    val Listening = "mapreduce_shuffle listening on port (\\d+)".r
-    ClusterFaults.awaitCondition(s"MapReduce's shuffle service listening (log ${nm.log})", 60) {
-      Listening.findAllMatchIn(nm.logText).toSeq.lastOption
-        .exists(m => nm.host.accepts(m.group(1).toInt))
-    }
+    nm.awaitMapReduceShuffle()
   }
 
   override def afterAll(): Unit = {
@@ -315,7 +303,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     assert(Files.isDirectory(state.resolve("registeredExecutors.rdb")), s"no state in $state")
     assert(Files.isDirectory(state.resolve("kaeShuffleSecrets.rdb")), s"no state in $state")
     nm.start(Seq(servicePort, secondPort))
-    awaitMapReduceShuffle()
+    nm.awaitMapReduceShuffle()
     assert(nm.log != firstLog)
 
     // The restarted service enforces the reloaded secret: a client of the application that
