@@ -14,9 +14,16 @@
 package org.apache.spark.shuffle.kae
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, DataInputStream, DataOutputStream}
+import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 
+import scala.io.Source
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileSystem, Path}
+
 import org.apache.spark.{SparkConf, SparkContext}
+import org.apache.spark.deploy.history.EventLogFileReader
 import org.apache.spark.io.CompressionCodec
 import org.apache.spark.storage.StorageLevel
 import org.scalatest.funsuite.AnyFunSuite
@@ -93,5 +100,37 @@ class KaeIoCodecSuite extends AnyFunSuite {
       // One call per block: a stream's full blocks, and its last one.
       assert(calls <= raw / (256 * 1024) + streams, s"$calls calls for $raw bytes in $streams")
     }
+  }
+
+  test("event logs keep Spark's own codec, and the History Server's reader replays them") {
+    // spark.eventLog.compression.codec is separate from spark.io.compression.codec (zstd by
+    // default), and the History Server picks a log's codec from its file name's last part,
+    // which cannot name a class: so our codec is for the application's own IO, not its logs.
+    val dir = Files.createTempDirectory("kae-io-eventlog")
+    val c = conf(Codec, manager = true)
+      .set("spark.eventLog.enabled", "true")
+      .set("spark.eventLog.compress", "true")
+      .set("spark.eventLog.dir", dir.toUri.toString)
+    LocalSpark.withSpark(c)(job)
+    val logs = dir.toFile.listFiles().toSeq
+    assert(logs.size == 1, logs)
+    // A single file on 3.5, a directory of rolled files from 4.0 on: Spark's reader takes both.
+    val fs = FileSystem.getLocal(new Configuration())
+    val reader = EventLogFileReader(fs, new Path(logs.head.toURI)).get
+    assert(reader.compressionCodec.contains("zstd"), reader.compressionCodec)
+    val events = reader.listEventLogFiles.flatMap { f =>
+      val in = EventLogFileReader.openEventLog(f.getPath, fs)
+      try Source.fromInputStream(in, StandardCharsets.UTF_8.name).getLines().toList
+      finally in.close()
+    }
+    assert(events.exists(_.contains("\"Event\":\"SparkListenerApplicationEnd\"")), events.take(3))
+
+    // Named for the event log itself, Spark refuses at start: it has no short name for the file.
+    val refused = intercept[Exception](
+      LocalSpark.withSpark(c.clone.set("spark.eventLog.compression.codec", Codec))(_ => ()))
+    assert(
+      Iterator.iterate[Throwable](refused)(_.getCause).takeWhile(_ != null)
+        .exists(e => String.valueOf(e.getMessage).contains(Codec)),
+      refused)
   }
 }
