@@ -64,8 +64,7 @@ object ClusterBench {
   }
 
   val Configs: Seq[Config] =
-    Harness.AllConfigs.filter(c => Set("spark-lz4", "spark-zstd")(c.name)) ++
-      Seq(Harness.kae("auto", "spark-lz4"), Harness.kae("lz4", "spark-lz4"))
+    Harness.named("spark-lz4,spark-zstd,kae-auto,kae-lz4", Harness.AllConfigs)
 
   def main(args: Array[String]): Unit = {
     require(

@@ -59,7 +59,7 @@ object PartitionsBench {
     val outDir = Paths.get(args.lift(0).getOrElse("docs/benchmarks"))
     val counts = args.lift(1).getOrElse("200,2000,20000").split(',').map(_.toInt).toSeq
     val reps = repetitions(args.lift(2).getOrElse("3"), counts)
-    val all = Harness.AllConfigs :+ Harness.kae("auto", Baseline)
+    val all = Harness.AllConfigs
     val configs = Harness.named(args.lift(3).getOrElse(s"$Baseline,kae-auto"), all)
     require(configs.exists(_.name == Baseline), s"The configurations must include $Baseline.")
     val rows = args.lift(4).map(_.toLong).getOrElse(8000000L)

@@ -44,10 +44,7 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
 object QueryBench {
 
   /** Spark's default shuffle, and ours with the same codec (lz4) and with our default (auto). */
-  val Configs: Seq[Config] = Seq(
-    Harness.AllConfigs.find(_.name == "spark-lz4").get,
-    Harness.kae("lz4", "spark-lz4"),
-    Harness.kae("auto", "spark-lz4"))
+  val Configs: Seq[Config] = Harness.named("spark-lz4,kae-lz4,kae-auto", Harness.AllConfigs)
 
   private[bench] val Baseline = "spark-lz4"
 
