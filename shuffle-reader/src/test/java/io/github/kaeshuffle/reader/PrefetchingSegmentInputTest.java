@@ -162,6 +162,8 @@ class PrefetchingSegmentInputTest {
       while (in.blocksReady() < 4 && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
+      // The sleep is the test: given the time, a decompressor that ignored the window's bound
+      // would decode past it; nothing to wait for when it keeps the bound.
       Thread.sleep(100);
       assertEquals(4, in.blocksReady(), "the decompressor ran past the window");
       byte[] first = new byte[BLOCK];
@@ -230,7 +232,13 @@ class PrefetchingSegmentInputTest {
                 }
               });
       reader.start();
-      Thread.sleep(200);
+      // Interrupted once it waits for the decoder inside read().
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (reader.getState() != Thread.State.WAITING
+          && reader.getState() != Thread.State.TIMED_WAITING
+          && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
       reader.interrupt();
       reader.join(5000);
       assertTrue(thrown.get() instanceof InterruptedIOException, String.valueOf(thrown.get()));
