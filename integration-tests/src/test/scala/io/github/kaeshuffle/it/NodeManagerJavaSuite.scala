@@ -150,9 +150,6 @@ class NodeManagerJavaSuite extends MatrixSuite with BeforeAndAfterAll {
       Nil,
       mainClass = Submit.ShuffleServiceApp
     )
-    val text = report.lines.mkString("\n")
-    assert(report.lines.contains("executorsGone true"), text)
-    assert(report.lines.contains("resultOk true"), text)
-    assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+    report.assertServedThroughService()
   }
 }

@@ -133,12 +133,8 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
       serviceConf(),
       Nil,
       mainClass = Submit.ShuffleServiceApp)
-    val text = report.lines.mkString("\n")
-    assert(report.lines.contains("executorsGone true"), text)
-    assert(report.lines.contains("resultOk true"), text)
-    assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
-    assert(report.manager == Submit.Manager, text)
-    assert(report.long("kae.write.codecCalls") > 0, text)
+    report.assertServedThroughService()
+    assert(report.long("kae.write.codecCalls") > 0, report.lines.mkString("\n"))
   }
 
   matrixTest("two of our services on one NodeManager, each under its own name and port: an " +
@@ -151,10 +147,7 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
       Nil,
       mainClass = Submit.ShuffleServiceApp
     )
-    val text = report.lines.mkString("\n")
-    assert(report.lines.contains("executorsGone true"), text)
-    assert(report.lines.contains("resultOk true"), text)
-    assert(report.lines.contains("mapTasksAfter 0"), s"the map stage ran again:\n$text")
+    report.assertServedThroughService()
     assert(
       nm.logText.contains(s"KAE shuffle service '$SecondName' serving on port $secondPort"),
       s"no second service in ${nm.log}")
