@@ -15,8 +15,6 @@ package io.github.kaeshuffle.writer;
 
 import io.github.kaeshuffle.diagnostics.TaskWaits;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -24,14 +22,14 @@ import java.util.List;
 
 /**
  * The time a map task's thread spent blocked in the kernel: its wall time less its time on a core,
- * its time waiting for one (the kernel's schedstat), the JVM's pauses and the waits for its shuffle
- * reader ({@link TaskWaits}: those are the fetched shuffle's cost, not the cost of the disk this
- * task writes to; a fetch's on-core time taken off twice errs towards the cheap codec). Where a
- * node's disk is the bound its cost does not always show in write calls: under a memory cgroup, a
- * thread that needs a page while the cgroup's pages are dirty waits for their writeback in reclaim,
- * wherever it allocates, and the JVM's own pauses stretch the same way when a collection copies
- * into pages the cgroup must first reclaim: {@link #nanos(boolean)} counts them where writes are
- * held back. Zero where Linux's schedstat cannot be read. Not thread-safe: one task's thread.
+ * its time waiting for one (the kernel's schedstat) and the waits for its shuffle reader ({@link
+ * TaskWaits}: those are the fetched shuffle's cost, not the cost of the disk this task writes to; a
+ * fetch's on-core time taken off twice errs towards the cheap codec). Where a node's disk is the
+ * bound its cost does not always show in write calls: under a memory cgroup, a thread that needs a
+ * page while the cgroup's pages are dirty waits for their writeback in reclaim, wherever it
+ * allocates, and the JVM's own pauses stretch the same way when a collection copies into pages the
+ * cgroup must first reclaim, so they stay in: the time is only asked for while writes are held
+ * back. Zero where Linux's schedstat cannot be read. Not thread-safe: one task's thread.
  */
 final class BlockedTime {
   private static final Path SCHEDSTAT = Paths.get("/proc/thread-self/schedstat");
@@ -39,21 +37,19 @@ final class BlockedTime {
   private final Thread thread = Thread.currentThread();
   private final long wall = System.nanoTime();
   private final long[] sched = sched();
-  private final long pauses = pauseNanos();
   private final long waits = TaskWaits.nanos();
 
   /**
-   * Blocked nanoseconds of this thread since this was made, the JVM's pauses in them when {@code
-   * withPauses}; 0 from another thread.
+   * Blocked nanoseconds of this thread since this was made, the JVM's pauses in them; 0 from
+   * another thread.
    */
-  long nanos(boolean withPauses) {
+  long nanos() {
     long[] now = sched();
     if (Thread.currentThread() != thread || sched == null || now == null) {
       return 0;
     }
     long offCpu = (System.nanoTime() - wall) - (now[0] - sched[0]) - (now[1] - sched[1]);
-    long paused = withPauses ? 0 : pauseNanos() - pauses;
-    return Math.max(0, offCpu - paused - (TaskWaits.nanos() - waits));
+    return Math.max(0, offCpu - (TaskWaits.nanos() - waits));
   }
 
   /** This thread's nanoseconds on a core and waiting for one, or null where not readable. */
@@ -65,16 +61,5 @@ final class BlockedTime {
     } catch (IOException | RuntimeException e) {
       return null;
     }
-  }
-
-  /** The JVM's stop-the-world collections so far, in nanoseconds (concurrent cycles left out). */
-  private static long pauseNanos() {
-    long millis = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (!gc.getName().contains("Concurrent") && gc.getCollectionTime() > 0) {
-        millis += gc.getCollectionTime();
-      }
-    }
-    return millis * 1_000_000L;
   }
 }

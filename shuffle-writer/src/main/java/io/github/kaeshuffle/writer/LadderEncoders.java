@@ -138,7 +138,7 @@ public final class LadderEncoders implements AutoCloseable {
   public void giveBack(Lease lease, long diskNanos) {
     BlockStats s = lease.encoder.stats();
     boolean held = writeback.behind();
-    long disk = held ? Math.max(diskNanos, lease.blocked.nanos(true)) : diskNanos;
+    long disk = held ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
     Optional<String> moved =
         lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk, held);
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));

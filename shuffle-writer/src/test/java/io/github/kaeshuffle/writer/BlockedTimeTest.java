@@ -31,7 +31,7 @@ class BlockedTimeTest {
     assumeTrue(Files.isReadable(Paths.get("/proc/thread-self/schedstat")), "no schedstat here");
     BlockedTime sleeping = new BlockedTime();
     Thread.sleep(200);
-    long slept = sleeping.nanos(false);
+    long slept = sleeping.nanos();
     assertTrue(slept >= 150 * MS && slept < 1000 * MS, "blocked " + slept / MS + " ms");
 
     BlockedTime working = new BlockedTime();
@@ -41,8 +41,7 @@ class BlockedTimeTest {
       x += x * 31 + 7;
     }
     // On a busy machine the thread also waits for a core: that is not blocked time either.
-    assertTrue(
-        working.nanos(false) < 100 * MS, "blocked " + working.nanos(false) / MS + " ms, " + x);
+    assertTrue(working.nanos() < 100 * MS, "blocked " + working.nanos() / MS + " ms, " + x);
   }
 
   @Test
@@ -52,9 +51,9 @@ class BlockedTimeTest {
     long t0 = System.nanoTime();
     Thread.sleep(200);
     TaskWaits.add(System.nanoTime() - t0);
-    assertTrue(reading.nanos(false) < 50 * MS, "blocked " + reading.nanos(false) / MS + " ms");
+    assertTrue(reading.nanos() < 50 * MS, "blocked " + reading.nanos() / MS + " ms");
     Thread.sleep(100);
-    assertTrue(reading.nanos(false) >= 75 * MS, "a wait it was not told of still counts");
+    assertTrue(reading.nanos() >= 75 * MS, "a wait it was not told of still counts");
   }
 
   @Test
@@ -70,7 +69,7 @@ class BlockedTimeTest {
   void anotherThreadReadsNothing() throws Exception {
     BlockedTime mine = new BlockedTime();
     AtomicLong seen = new AtomicLong(-1);
-    Thread other = new Thread(() -> seen.set(mine.nanos(false)));
+    Thread other = new Thread(() -> seen.set(mine.nanos()));
     other.start();
     other.join();
     assertEquals(0, seen.get());
