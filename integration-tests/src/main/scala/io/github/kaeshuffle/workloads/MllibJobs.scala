@@ -34,23 +34,33 @@ object MllibJobs {
   val Dimensions = 20
   val Topics = 5
 
-  /** `points` points in `slices` slices, kept in memory as the algorithm asks. */
+  /** `points` points in `slices` slices, kept as `level` says (in memory as the algorithm asks). */
   private[workloads] def points(
       spark: SparkSession,
       points: Long,
       slices: Int,
-      seed: Long): RDD[Vector] =
+      seed: Long,
+      level: StorageLevel = StorageLevel.MEMORY_ONLY): RDD[Vector] =
     WorkloadJobs.slicesRdd(spark, slices).flatMap { i =>
       val r = new Random(seed * 7919 + i)
       Iterator.fill((points / slices).toInt) {
         val c = r.nextInt(Topics)
         Vectors.dense(Array.tabulate(Dimensions)(d => c * 10.0 + d + r.nextGaussian()))
       }
-    }.persist(StorageLevel.MEMORY_ONLY)
+    }.persist(level)
 
-  /** The cost, then the centers ordered by their coordinates. */
-  def kmeans(spark: SparkSession, n: Long, slices: Int, seed: Long): Seq[Double] = {
-    val data = points(spark, n, slices, seed)
+  /**
+   * The cost, then the centers ordered by their coordinates. `level` `MEMORY_AND_DISK_SER` keeps
+   * the points serialized, through `spark.io.compression.codec` when `spark.rdd.compress` is on,
+   * and on disk past the storage memory: every pass reads them back through the codec.
+   */
+  def kmeans(
+      spark: SparkSession,
+      n: Long,
+      slices: Int,
+      seed: Long,
+      level: StorageLevel = StorageLevel.MEMORY_ONLY): Seq[Double] = {
+    val data = points(spark, n, slices, seed, level)
     try {
       val model = new KMeans().setK(Topics).setMaxIterations(3).setSeed(seed).run(data)
       val centers = model.clusterCenters.map(_.toArray.toSeq).sortBy(_.mkString(","))

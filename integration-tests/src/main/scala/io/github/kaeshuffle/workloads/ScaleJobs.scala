@@ -16,6 +16,7 @@ package io.github.kaeshuffle.workloads
 import java.util.Random
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.storage.StorageLevel
 
 /**
  * The study's workloads at its sizes (docs/workloads.md): the size is the input's bytes as the
@@ -24,7 +25,8 @@ import org.apache.spark.sql.SparkSession
  * here. One input slice and one shuffle partition per 64 MiB of input, at least 4.
  */
 object ScaleJobs {
-  val Names: Seq[String] = Seq("sort", "wordcount", "kmeans", "lda", "sql-join")
+  val Names: Seq[String] =
+    Seq("sort", "wordcount", "kmeans", "lda", "sql-join", "kmeans-ser", "broadcast-join")
 
   /** A run's result: a digest to be equal, or floating values to agree within a tolerance. */
   case class Outcome(digest: Option[WorkloadJobs.Digest], values: Seq[Double])
@@ -52,6 +54,10 @@ object ScaleJobs {
       case "sql-join" => exact(WorkloadJobs.sqlJoin(spark, bytes / 24, n, seed))
       case "kmeans" =>
         Outcome(None, MllibJobs.kmeans(spark, bytes / (8 * MllibJobs.Dimensions), n, seed))
+      case "kmeans-ser" =>
+        val points = bytes / (8 * MllibJobs.Dimensions)
+        Outcome(None, MllibJobs.kmeans(spark, points, n, seed, StorageLevel.MEMORY_AND_DISK_SER))
+      case "broadcast-join" => exact(IoJobs.broadcastJoin(spark, bytes / 24, n, seed))
       case "lda" =>
         Outcome(None, MllibJobs.lda(spark, (bytes / bytesPerDocument).toLong, n, seed))
       case other => throw new IllegalArgumentException(

@@ -56,17 +56,25 @@ object ScaleBench {
       "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"))
   }
 
+  private val ioCodec = "spark.io.compression.codec" -> "org.apache.spark.shuffle.kae.KaeIoCodec"
+
   /**
    * Spark's lz4 and zstd, ours by default, with lz4 and with zstd level 1 pinned (auto's choice
-   * before it followed the bound), and `kaezip` on the cost model.
+   * before it followed the bound), and `kaezip` on the cost model; for Spark's IO outside the
+   * shuffle, our `KaeIoCodec` under Spark's shuffle (`spark-kaeio`) and under ours (`kae-auto-io`).
    */
-  val Configs: Seq[Config] =
+  val Configs: Seq[Config] = {
+    val auto = Harness.kae("auto", "spark-lz4")
     Harness.AllConfigs.filter(c => Set("spark-lz4", "spark-zstd")(c.name)) ++
       Seq(
-        Harness.kae("auto", "spark-lz4"),
+        auto,
         Harness.kae("lz4", "spark-lz4"),
         Harness.kae("zstd", "spark-lz4"),
-        kaezip)
+        kaezip,
+        Config("spark-kaeio", kae = false, "spark-lz4", Map(ioCodec)),
+        auto.copy(name = "kae-auto-io", settings = auto.settings + ioCodec)
+      )
+  }
 
   /** What a run asks for: a workload at an input size in bytes. */
   case class Item(workload: String, bytes: Long) {
@@ -245,9 +253,15 @@ object ScaleBench {
       "spark.executor.memory" -> "2g",
       "spark.ui.enabled" -> "false",
       "spark.kae.bench.executors" -> Cores.toString,
-      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer"
+      "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
+      // Only serialized caches (kmeans-ser) are compressed; the other workloads cache objects.
+      "spark.rdd.compress" -> "true"
     ) ++
-      c.settings ++ (if (c.kae) Submit.withJars() else Map.empty)
+      c.settings ++
+      // The IO codec is made before any task, so the driver and executors start with our jar.
+      (if (c.settings.get(ioCodec._1).contains(ioCodec._2)) Submit.onClassPath
+       else if (c.kae) Submit.withJars()
+       else Map.empty)
 
   /** The resident bytes of a process and every process under it (/proc/<pid>/status VmRSS). */
   private def treeRss(root: ProcessHandle): Long =

@@ -118,7 +118,12 @@ object ScalePage {
       args: Array[String],
       charts: Seq[String],
       notes: Option[String]): String = {
-    val sb = new StringBuilder("# The study's workloads, sizes and node shapes\n\n")
+    // A page of its own (another out dir) names itself in its notes' first line.
+    val (title, text) = notes match {
+      case Some(n) if n.startsWith("# ") => (n.linesIterator.next(), Some(n.dropWhile(_ != '\n')))
+      case other => ("# The study's workloads, sizes and node shapes", other)
+    }
+    val sb = new StringBuilder(title + "\n\n")
     sb ++= "Made by `mvn -B -pl integration-tests -am -Pbench-scale verify` (as root; class " +
       "`io.github.kaeshuffle.bench.ScaleBench`), this page's last run with " +
       s"`${args.drop(1).mkString(" ")}` (shapes, workload@size, repetitions, configurations); " +
@@ -144,7 +149,7 @@ object ScalePage {
         ScaleBench.OtherBytes / GiB)
     }
     sb ++= "\n"
-    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
+    text.foreach(n => sb ++= n.trim + "\n\n")
     charts.foreach(c => sb ++= s"![$c]($c)\n\n")
     for (shape <- all.map(_.shape).distinct) {
       sb ++= s"## $shape\n\n"
