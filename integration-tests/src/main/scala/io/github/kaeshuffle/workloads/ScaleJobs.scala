@@ -55,8 +55,11 @@ object ScaleJobs {
       case "kmeans" =>
         Outcome(None, MllibJobs.kmeans(spark, bytes / (8 * MllibJobs.Dimensions), n, seed))
       case "kmeans-ser" =>
+        // Slices of 16 MiB: a cached block of 64 MiB in a 2 GB executor's heap ran it out of
+        // memory under Spark's own codecs (large buffers the storage memory does not count).
         val points = bytes / (8 * MllibJobs.Dimensions)
-        Outcome(None, MllibJobs.kmeans(spark, points, n, seed, StorageLevel.MEMORY_AND_DISK_SER))
+        val level = StorageLevel.MEMORY_AND_DISK_SER
+        Outcome(None, MllibJobs.kmeans(spark, points, 4 * n, seed, level))
       case "broadcast-join" => exact(IoJobs.broadcastJoin(spark, bytes / 24, n, seed))
       case "lda" =>
         Outcome(None, MllibJobs.lda(spark, (bytes / bytesPerDocument).toLong, n, seed))
