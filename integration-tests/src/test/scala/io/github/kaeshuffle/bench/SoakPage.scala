@@ -13,21 +13,26 @@
  */
 package io.github.kaeshuffle.bench
 
-import java.nio.file.{Files, Path}
+import java.awt.Color
+import java.awt.image.BufferedImage
+import java.nio.file.{Files, Path, Paths}
 import java.util.Locale
+import javax.imageio.ImageIO
 
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.it.Soak
 import org.knowm.xchart.{BitmapEncoder, XYChartBuilder}
-import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
 /**
  * The soak's results page (docs/benchmarks/soak/): every sample of both runs in a CSV, each
- * measure's growth per 1,000 shuffles after warm-up, and a chart per measure of its value
- * against the shuffles made, KAE Shuffle beside Spark's shuffle.
+ * measure's growth per 1,000 shuffles after warm-up, and one picture with a chart per measure of
+ * its value against the shuffles made, KAE Shuffle beside Spark's shuffle. `main(<dir>)` draws
+ * the picture again from the dir's CSV.
  */
 object SoakPage {
+  val Picture = "soak.png"
+
   private val Charts = Seq(
     "driver.heapMiB" -> "driver heap after GC, MiB",
     "executors.heapMiB" -> "executors' heap after GC, MiB (both)",
@@ -46,10 +51,26 @@ object SoakPage {
     Files.createDirectories(out)
     val runs = Seq("kae-auto" -> kae.samples, "spark-lz4" -> spark.samples)
     Files.write(out.resolve("soak.csv"), csv(runs).asJava)
-    val charts = Charts.filter { case (m, _) => kae.samples.exists(_.values.contains(m)) }
-      .map { case (m, title) => draw(out, m, title, runs) }
+    drawAll(out, runs)
     val left = Seq("kae-auto" -> kae.released, "spark-lz4" -> spark.released)
-    Files.writeString(out.resolve("README.md"), page(plan, runs, left, charts))
+    Files.writeString(out.resolve("README.md"), page(plan, runs, left))
+  }
+
+  /** Draws the picture again from `<dir>/soak.csv`. */
+  def main(args: Array[String]): Unit = {
+    val out = Paths.get(args(0))
+    drawAll(out, read(out.resolve("soak.csv")))
+  }
+
+  /** The samples of each configuration in a CSV that [[csv]] wrote. */
+  private def read(file: Path): Seq[(String, Seq[Soak.Sample])] = {
+    val lines = Files.readAllLines(file).asScala.toSeq
+    val names = lines.head.split(",", -1).drop(4).toSeq
+    val samples = lines.tail.filter(_.nonEmpty).map(_.split(",", -1)).map { f =>
+      val values = names.zip(f.drop(4)).collect { case (n, v) if v.nonEmpty => n -> v.toDouble }
+      f(0) -> Soak.Sample(f(1).toInt, f(2).toLong, f(3).toDouble, values.toMap)
+    }
+    samples.map(_._1).distinct.map(c => c -> samples.filter(_._1 == c).map(_._2))
   }
 
   private def csv(runs: Seq[(String, Seq[Soak.Sample])]): Seq[String] = {
@@ -63,12 +84,24 @@ object SoakPage {
 
   private def f(v: Double, digits: Int): String = s"%.${digits}f".formatLocal(Locale.ROOT, v)
 
-  private def draw(
-      out: Path,
-      measure: String,
-      title: String,
-      runs: Seq[(String, Seq[Soak.Sample])]): String = {
-    val chart = new XYChartBuilder().width(900).height(380).title(title)
+  /** Each measure's chart, two to a row, in one picture. */
+  private def drawAll(out: Path, runs: Seq[(String, Seq[Soak.Sample])]): Unit = {
+    val panels = Charts.filter { case (m, _) => runs.exists(_._2.exists(_.values.contains(m))) }
+      .map { case (m, title) => BitmapEncoder.getBufferedImage(chart(m, title, runs)) }
+    val columns = 2
+    val (w, h) = (panels.head.getWidth, panels.head.getHeight)
+    val all =
+      new BufferedImage(columns * w, (panels.size + 1) / columns * h, BufferedImage.TYPE_INT_RGB)
+    val g = all.createGraphics()
+    g.setColor(Color.WHITE)
+    g.fillRect(0, 0, all.getWidth, all.getHeight)
+    for ((p, i) <- panels.zipWithIndex) g.drawImage(p, i % columns * w, i / columns * h, null)
+    g.dispose()
+    ImageIO.write(all, "png", out.resolve(Picture).toFile)
+  }
+
+  private def chart(measure: String, title: String, runs: Seq[(String, Seq[Soak.Sample])]) = {
+    val chart = new XYChartBuilder().width(700).height(300).title(title)
       .xAxisTitle("shuffles made by the iterative job").yAxisTitle(measure).build()
     for ((config, samples) <- runs if samples.exists(_.values.contains(measure))) {
       val kept = samples.filter(_.values.contains(measure))
@@ -77,16 +110,13 @@ object SoakPage {
         kept.map(s => Double.box(s.shuffles.toDouble)).asJava,
         kept.map(s => Double.box(s.values(measure))).asJava)
     }
-    val name = s"soak-$measure.png"
-    BitmapEncoder.saveBitmap(chart, out.resolve(name).toString, BitmapFormat.PNG)
-    name
+    chart
   }
 
   private def page(
       plan: Soak.Plan,
       runs: Seq[(String, Seq[Soak.Sample])],
-      left: Seq[(String, Map[String, Double])],
-      charts: Seq[String]): String = {
+      left: Seq[(String, Map[String, Double])]): String = {
     val sb = new StringBuilder
     sb ++= "# Soak: an application that runs for long\n\n"
     sb ++= "Written by `SoakSuite`'s long soak (`mvn -B install -pl integration-tests " +
@@ -122,8 +152,7 @@ object SoakPage {
       sb ++= s"| $c | ${f(l("shufflesTracked"), 0)} | ${f(l("accumulators"), 0)} | " +
         s"${f(l("localFiles"), 0)} |\n"
     }
-    sb ++= "\n"
-    charts.foreach(c => sb ++= s"![$c]($c)\n\n")
+    sb ++= s"\n![$Picture]($Picture)\n"
     sb.toString
   }
 }
