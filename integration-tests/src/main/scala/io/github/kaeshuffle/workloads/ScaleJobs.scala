@@ -45,19 +45,33 @@ object ScaleJobs {
   /** A document's bytes as text: 124.5 words on average (50 to 199), each with its space. */
   def bytesPerDocument: Double = 124.5 * bytesPerLine / 10
 
+  /**
+   * What a workload needs of its executors, set at submission. `kmeans-ser` fills the storage
+   * memory with Spark's 1 MiB unroll chunks, each a humongous object in G1's 1 MiB regions of a
+   * 2 GB heap (two regions each): the executors ran out of heap under Spark's own codecs. Regions
+   * of 4 MiB hold them as ordinary objects. Its unified memory is cut to 0.3 of the heap (about
+   * 520 MiB), so that a cache of a few GB is well beyond it.
+   */
+  def executorSettings(name: String): Map[String, String] = name match {
+    case "kmeans-ser" =>
+      Map(
+        "spark.executor.extraJavaOptions" -> "-XX:G1HeapRegionSize=4m",
+        "spark.memory.fraction" -> "0.3")
+    case _ => Map.empty
+  }
+
   def run(name: String, spark: SparkSession, bytes: Long, seed: Long): Outcome = {
     val n = slices(bytes)
     def lines = math.max(1L, (bytes / bytesPerLine).toLong / n).toInt
+    def points = bytes / (8 * MllibJobs.Dimensions)
     name match {
       case "sort" => exact(WorkloadJobs.sort(spark, lines, n, seed))
       case "wordcount" => exact(WorkloadJobs.wordcount(spark, lines, n, seed))
       case "sql-join" => exact(WorkloadJobs.sqlJoin(spark, bytes / 24, n, seed))
-      case "kmeans" =>
-        Outcome(None, MllibJobs.kmeans(spark, bytes / (8 * MllibJobs.Dimensions), n, seed))
+      case "kmeans" => Outcome(None, MllibJobs.kmeans(spark, points, n, seed))
       case "kmeans-ser" =>
-        // Slices of 16 MiB: a cached block of 64 MiB in a 2 GB executor's heap ran it out of
-        // memory under Spark's own codecs (large buffers the storage memory does not count).
-        val points = bytes / (8 * MllibJobs.Dimensions)
+        // Slices of 16 MiB, smaller cached blocks; tried first against running out of heap, which
+        // the G1 regions of executorSettings fixed.
         val level = StorageLevel.MEMORY_AND_DISK_SER
         Outcome(None, MllibJobs.kmeans(spark, points, 4 * n, seed, level))
       case "broadcast-join" => exact(IoJobs.broadcastJoin(spark, bytes / 24, n, seed))

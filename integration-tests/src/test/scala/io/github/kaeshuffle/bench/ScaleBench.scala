@@ -21,7 +21,7 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.bench.Harness.Config
 import io.github.kaeshuffle.codec.KaeZipModel
 import io.github.kaeshuffle.it.{NodeShape, Sessions, ShapedHost, Submit}
-import io.github.kaeshuffle.workloads.MllibJobs
+import io.github.kaeshuffle.workloads.{MllibJobs, ScaleJobs}
 
 import org.apache.spark.network.util.JavaUtils
 
@@ -247,7 +247,7 @@ object ScaleBench {
   }
 
   private def settings(c: Config, item: Item, localDir: Path): Map[String, String] =
-    itemSettings(item) ++ Map(
+    ScaleJobs.executorSettings(item.workload) ++ Map(
       "spark.local.dir" -> localDir.toString,
       "spark.driver.memory" -> "1g",
       "spark.executor.memory" -> "2g",
@@ -262,20 +262,6 @@ object ScaleBench {
       (if (c.settings.get(ioCodec._1).contains(ioCodec._2)) Submit.onClassPath
        else if (c.kae) Submit.withJars()
        else Map.empty)
-
-  /**
-   * What a workload needs of the executors. A serialized cache fills the storage memory with
-   * Spark's 1 MiB unroll chunks, each a humongous object in G1's 1 MiB regions of a 2 GB heap
-   * (two regions each), and the executors ran out of heap under Spark's own codecs; regions of
-   * 4 MiB hold them as ordinary objects. Its unified memory is cut to 0.3 of the heap (about
-   * 520 MiB), so that a cache of a few GB is well beyond it.
-   */
-  private def itemSettings(item: Item): Map[String, String] =
-    if (item.workload == "kmeans-ser")
-      Map(
-        "spark.executor.extraJavaOptions" -> "-XX:G1HeapRegionSize=4m",
-        "spark.memory.fraction" -> "0.3")
-    else Map.empty
 
   /** The resident bytes of a process and every process under it (/proc/<pid>/status VmRSS). */
   private def treeRss(root: ProcessHandle): Long =

@@ -32,6 +32,10 @@ import org.knowm.xchart.{BitmapEncoder, XYChartBuilder}
  */
 object SoakPage {
   val Picture = "soak.png"
+  private val CsvFile = "soak.csv"
+
+  /** The CSV's columns before the measures. */
+  private val Leading = Seq("config", "shuffles", "batches", "seconds")
 
   private val Charts = Seq(
     "driver.heapMiB" -> "driver heap after GC, MiB",
@@ -50,7 +54,7 @@ object SoakPage {
   def write(out: Path, plan: Soak.Plan, kae: Soak.Run, spark: Soak.Run): Unit = {
     Files.createDirectories(out)
     val runs = Seq("kae-auto" -> kae.samples, "spark-lz4" -> spark.samples)
-    Files.write(out.resolve("soak.csv"), csv(runs).asJava)
+    Files.write(out.resolve(CsvFile), csv(runs).asJava)
     drawAll(out, runs)
     val left = Seq("kae-auto" -> kae.released, "spark-lz4" -> spark.released)
     Files.writeString(out.resolve("README.md"), page(plan, runs, left))
@@ -59,15 +63,16 @@ object SoakPage {
   /** Draws the picture again from `<dir>/soak.csv`. */
   def main(args: Array[String]): Unit = {
     val out = Paths.get(args(0))
-    drawAll(out, read(out.resolve("soak.csv")))
+    drawAll(out, read(out.resolve(CsvFile)))
   }
 
   /** The samples of each configuration in a CSV that [[csv]] wrote. */
   private def read(file: Path): Seq[(String, Seq[Soak.Sample])] = {
     val lines = Files.readAllLines(file).asScala.toSeq
-    val names = lines.head.split(",", -1).drop(4).toSeq
+    val names = lines.head.split(",", -1).drop(Leading.size).toSeq
     val samples = lines.tail.filter(_.nonEmpty).map(_.split(",", -1)).map { f =>
-      val values = names.zip(f.drop(4)).collect { case (n, v) if v.nonEmpty => n -> v.toDouble }
+      val values =
+        names.zip(f.drop(Leading.size)).collect { case (n, v) if v.nonEmpty => n -> v.toDouble }
       f(0) -> Soak.Sample(f(1).toInt, f(2).toLong, f(3).toDouble, values.toMap)
     }
     samples.map(_._1).distinct.map(c => c -> samples.filter(_._1 == c).map(_._2))
@@ -75,7 +80,7 @@ object SoakPage {
 
   private def csv(runs: Seq[(String, Seq[Soak.Sample])]): Seq[String] = {
     val names = runs.flatMap(_._2.flatMap(_.values.keys)).distinct.sorted
-    ("config,shuffles,batches,seconds," + names.mkString(",")) +: runs.flatMap { case (c, ss) =>
+    (Leading ++ names).mkString(",") +: runs.flatMap { case (c, ss) =>
       ss.map(s =>
         (Seq(c, s.shuffles.toString, s.batches.toString, f(s.seconds, 1)) ++
           names.map(n => s.values.get(n).map(f(_, 2)).getOrElse(""))).mkString(","))
