@@ -8,6 +8,7 @@
 #   usage: .build/release-smoke.sh target/release/kae-shuffle-<version>.tar.gz
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. integration-tests/src/test/scripts/pip-cache.sh
 bundle=$(realpath "${1:?usage: release-smoke.sh <bundle .tar.gz>}")
 work=$(mktemp -d /tmp/kae-release-smoke.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -31,9 +32,10 @@ for jar in "$root"/jars/kae-shuffle-spark*.jar; do
   # Spark 3.5 creates the shuffle manager before it loads spark.jars (docs/yarn.md).
   [ "$line" = 3.5 ] && extra=(--conf "spark.executor.extraClassPath=$jar")
   echo "[kae] smoke: $(basename "$jar") on Spark $spark ($home)"
-  # pyspark's Python package: beside the distribution, or (3.5 with Scala 2.13, assembled
-  # from Maven Central) in the cache where spark-dist.sh installed pip's pyspark.
-  python_path=$(dirname "$home"):${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}/pyspark-$spark
+  # The smoke job is a PySpark script: pyspark's Python package (and py4j) from PyPI, which
+  # the distributions the tests assemble from Maven Central do not carry.
+  python_path=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}/pyspark-$spark
+  [ -d "$python_path/pyspark" ] || pip_into_cache "$python_path" "pyspark==$spark"
   events=$work/events-$base
   mkdir -p "$events"
   if PYTHONPATH=$python_path "$home/bin/spark-submit" --master 'local-cluster[2,1,1024]' \

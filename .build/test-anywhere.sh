@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# README's build and quick start as an operator meets them on a Kunpeng host's OS (openEuler,
-# Kylin: no apt) and without root: from a clean clone of HEAD, as the user nobody with a fresh
-# HOME, in a mount namespace where apt-get, apt, dpkg and dpkg-deb are not executable.
+# README's build, quick start and plain `mvn verify` as an operator meets them on a Kunpeng
+# host's OS (openEuler, Kylin: no apt) and without root: from a clean clone of HEAD, as the user
+# nobody with a fresh HOME, in a mount namespace where apt-get, apt, dpkg, dpkg-deb, python3 and
+# pip are not executable.
 #   1. `mvn -B package -DskipTests` with the cross compiler visible: the jar carries both
 #      architectures' libraries, built without root or apt;
 #   2. the same with the cross compiler hidden too: the jar carries the host's library only, and
 #      the build says so;
-#   3. README's quick start (`-Pquickstart verify`), whose jobs must give Spark's results.
+#   3. README's quick start (`-Pquickstart verify`), whose jobs must give Spark's results;
+#   4. with --verify, a plain `mvn -B verify`: every test passes or is reported skipped with the
+#      reason its tool (root, apt, qemu, pip) is missing; the Spark distributions come from
+#      Maven Central's jars.
 # Maven runs offline from a copy of the caller's local repository, so only the build's own
-# inputs are used (run any build of the tree first). Run as root (it makes the namespace and
-# drops to nobody); about 6 minutes on 2 cores. Part of .build/test-matrix.sh.
-#   usage: .build/test-anywhere.sh
+# inputs are used (run any build of the tree first; step 4 also needs the Spark jars that
+# spark-dist.sh assembles, so run it after a `mvn verify`). Run as root (it makes the namespace
+# and drops to nobody); about 6 minutes on 2 cores, 20 more with --verify. Part of
+# .build/test-matrix.sh.
+#   usage: .build/test-anywhere.sh [--verify]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "[kae] run as root: it drops to the user nobody itself" >&2; exit 2; }
+verify=${1:-}
 repo=$(mvn -B -q -o help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed "s/\x1b\[[0-9;]*m//g")
 work=$(mktemp -d /tmp/kae-anywhere.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -36,9 +43,10 @@ as_operator() {
 set -euo pipefail
 hide=$1 cross=$2 work=$3
 shift 3
-for tool in apt-get apt dpkg dpkg-deb; do
-  path=$(command -v "$tool" || true)
-  [ -z "$path" ] || mount --bind /dev/null "$path"
+for tool in apt-get apt dpkg dpkg-deb python3 pip pip3; do
+  for path in $(which -a "$tool" || true); do
+    mount --bind /dev/null "$path"
+  done
 done
 [ "$hide" = no ] || mount --bind /dev/null "$cross"
 cd "$work/clone"
@@ -70,4 +78,14 @@ echo "[kae] anywhere 3/3: README's quick start, as nobody, without apt"
 as_operator yes -B -q -pl integration-tests -am -Pquickstart verify -Dquickstart.size=tiny \
   > "$work/3.log" 2>&1 || { tail -40 "$work/3.log"; exit 1; }
 grep -E "^results: " "$work/3.log"
+
+if [ "$verify" = --verify ]; then
+  echo "[kae] anywhere 4/4: a plain mvn -B verify, as nobody, without apt, python3 or pip"
+  as_operator yes -B verify > "$work/4.log" 2>&1 || { grep -E 'FAIL|ERROR' "$work/4.log" | head -40; exit 1; }
+  grep -E 'Tests run:.*Skipped' "$work/4.log" | grep -v ' -- in ' | tail -8
+  echo "[kae] the skipped tests' reasons:"
+  grep -ho '\[[^]]*\(root\|apt\|qemu\|pip\|chromium\|cross\)[^]]*\]' \
+    "$work"/clone/*/target/surefire-reports/*.xml "$work"/clone/*/*/target/surefire-reports/*.xml \
+    2>/dev/null | sort | uniq -c | sort -rn | head -20
+fi
 echo "[kae] anywhere: passed"

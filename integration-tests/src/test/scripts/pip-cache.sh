@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Sourced by spark-dist.sh and older-java.sh: installs one PyPI package into a cache directory,
-# through a temporary directory beside it, so an interrupted install never leaves a half-filled
-# cache that a later build would take for a whole one.
+# Sourced by older-java.sh and .build/release-smoke.sh (whose job is PySpark): installs one PyPI
+# package into a cache directory, through a temporary directory beside it, so an interrupted
+# install never leaves a half-filled cache that a later build would take for a whole one.
 #   pip_into_cache <directory> <package==version> [pip install options...]
 
 pip_into_cache() {
@@ -14,11 +14,9 @@ pip_into_cache() {
   mkdir -p "$(dirname "$dir")"
   local tmp
   tmp=$(mktemp -d "$dir.XXXXXX")
-  # shellcheck disable=SC2064 # the path is fixed now, on purpose
-  trap "rm -rf '$tmp'" EXIT
+  # No trap: a caller's own EXIT trap stays in force.
   python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
-    --target "$tmp" "$@" "$package" >&2
+    --target "$tmp" "$@" "$package" >&2 || { rm -rf "$tmp"; exit 1; }
   rm -rf "$dir"
   mv "$tmp" "$dir"
-  trap - EXIT
 }

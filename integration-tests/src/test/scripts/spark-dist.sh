@@ -1,49 +1,38 @@
 #!/usr/bin/env bash
-# Makes sure a Spark distribution of the build's Spark line is available for tests that start
-# separate executor JVMs (local-cluster, spark-submit): pip's pyspark package is one (bin/, jars/).
-# Installed once per machine and version into the cache directory, reused by every clone and
-# build. Called by Maven (integration-tests/pom.xml) before the tests run; prints the
-# distribution's path.
-# pyspark carries one Scala build of Spark (2.12 up to 3.5, 2.13 from 4.0). For the other one
-# (Spark 3.5 with Scala 2.13) the distribution is pyspark's scripts with Spark's Scala 2.13 jars
-# from Maven Central, resolved with the versions Spark's own build pins (spark-parent as BOM).
-#   usage: spark-dist.sh <spark version> <scala binary version>   (e.g. 4.2.0 2.13)
-#   A Scala version of "any" takes pyspark's own (for Java applications, which run on either).
+# Makes sure a Spark distribution of a version is available for the tests that start separate
+# JVMs (local-cluster, spark-submit, the shuffle services, YARN): Spark's jars under jars/ and
+# bin/spark-class and bin/spark-submit, which run Spark's own launcher (spark-bin/). Assembled
+# once per machine and version into the cache directory, reused by every clone and build, and
+# printed. Called by Maven (integration-tests/pom.xml) before the tests run. Needs no pip:
+# - a released Spark: its jars from Maven Central, the modules a distribution carries that the
+#   tests run (core, SQL, MLlib, GraphX, Streaming, YARN) with the versions Spark's own build pins
+#   (spark-parent as BOM), and Guava, which Spark's assembly restores to compile scope;
+# - a Spark whose jars Maven Central does not serve (4.3, and patch releases such as 4.2.1 that
+#   PyPI serves first): the jars of its pyspark source archive, unpacked: the one
+#   .build/spark-dist-repo.sh pinned, or else downloaded from PyPI with curl and checked against
+#   the SHA-256 PyPI's index gives.
+#   usage: spark-dist.sh <spark version> <scala binary version | any>   (e.g. 4.2.0 2.13)
+#   "any" takes the Scala that version's released distribution is built for (2.12 up to 3.5,
+#   2.13 from 4.0), for Java applications, which run on either.
 #   KAE_SPARK_CACHE   where to keep it (default ~/.cache/kae-shuffle)
 set -euo pipefail
-. "$(dirname "$0")/pip-cache.sh"
-version=${1:?usage: spark-dist.sh <spark version> <scala binary version>}
-scala=${2:?usage: spark-dist.sh <spark version> <scala binary version>}
+version=${1:?usage: spark-dist.sh <spark version> <scala binary version | any>}
+scala=${2:?usage: spark-dist.sh <spark version> <scala binary version | any>}
+if [ "$scala" = any ]; then
+  case "$version" in 3.*) scala=2.12 ;; *) scala=2.13 ;; esac
+fi
 cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
-dir="$cache/pyspark-$version"
-home="$dir/pyspark"
+home="$cache/spark-dist-$version-$scala"
+scripts="$(cd "$(dirname "$0")" && pwd)/spark-bin"
 
-# Whether a directory holds Spark's jars of this version, for either Scala.
-has_spark() { ls "$1"/jars/spark-core_*-"$version".jar >/dev/null 2>&1; }
-
-if ! has_spark "$home"; then
-  echo "[kae] installing pyspark $version into $dir (about 500 MB, once per machine)" >&2
-  # The archive a line from its distribution pinned and checked (.build/spark-dist-repo.sh).
-  source="pyspark==$version"
-  [ -f "$cache/pyspark-$version.tar.gz" ] && source="$cache/pyspark-$version.tar.gz"
-  pip_into_cache "$dir" "$source"
-  has_spark "$home" || {
-    rm -rf "$dir"
-    echo "[kae] ERROR: pyspark $version installed without Spark's jars" >&2; exit 1; }
-fi
-chmod +x "$home"/bin/* 2>/dev/null || true
-if [ "$scala" = any ] || [ -f "$home/jars/spark-core_$scala-$version.jar" ]; then
-  echo "$home"; exit 0
-fi
-
-# pyspark's Spark is built for the other Scala: assemble this one's jars from Maven Central.
-assembled="$cache/spark-$version-scala$scala"
-if [ ! -f "$assembled/jars/spark-core_$scala-$version.jar" ]; then
-  echo "[kae] assembling Spark $version for Scala $scala from Maven Central into $assembled" >&2
-  tmp=$(mktemp -d "$cache/spark-$version-scala$scala.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  cp -r "$home/bin" "$home/sbin" "$tmp/"
-  cat > "$tmp/pom.xml" <<POM
+# The tests need what Spark's assembly puts in jars/ for these modules.
+assembly_pom() {
+  local module extra=""
+  case "$version" in
+    # Spark 3's YARN application master names Hadoop's web proxy filter; 4 carries its own.
+    3.*) extra="<dependency><groupId>org.apache.hadoop</groupId><artifactId>hadoop-yarn-server-web-proxy</artifactId></dependency>" ;;
+  esac
+  cat <<POM
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
   <groupId>io.github.kaeshuffle</groupId>
@@ -62,22 +51,78 @@ if [ ! -f "$assembled/jars/spark-core_$scala-$version.jar" ]; then
     </dependencies>
   </dependencyManagement>
   <dependencies>
-    <dependency>
-      <groupId>org.apache.spark</groupId>
-      <artifactId>spark-sql_$scala</artifactId>
-      <version>$version</version>
-    </dependency>
+POM
+  # spark-core first: where two modules pull one library, Maven takes the first one's version.
+  for module in core sql mllib graphx streaming yarn; do
+    echo "    <dependency><groupId>org.apache.spark</groupId><artifactId>spark-${module}_$scala</artifactId><version>$version</version></dependency>"
+  done
+  cat <<POM
+    <dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><scope>compile</scope></dependency>
+    $extra
   </dependencies>
 </project>
 POM
-  (cd "$tmp" && mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
-    -DoutputDirectory=jars -DincludeScope=runtime >&2)
+}
+
+# Spark's jars from Maven Central into $1/jars; fails where Central has no such release.
+maven_jars() {
+  local into=$1
+  echo "[kae] assembling Spark $version for Scala $scala from Maven Central into $home" \
+       "(about 300 MB, once per machine)" >&2
+  assembly_pom > "$into/pom.xml"
+  (cd "$into" && mvn -B -q -Dstyle.color=never \
+    org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+    -DoutputDirectory=jars -DincludeScope=runtime > maven.log 2>&1) || return 1
+  rm -f "$into/pom.xml" "$into/maven.log"
+}
+
+# The release's pyspark source archive from PyPI into $1, checked against the index's SHA-256.
+fetch_archive() {
+  local archive=$1 index="https://pypi.org/simple/pyspark/" link sha
+  echo "[kae] Maven Central has no Spark $version: fetching its pyspark source archive from" \
+       "PyPI (about 450 MB, once per machine)" >&2
+  link=$(curl -fsS "$index" | grep -o "https://[^\"]*/pyspark-${version//./\\.}\.tar\.gz#sha256=[0-9a-f]*" |
+    head -1) || true
+  [ -n "$link" ] || { echo "[kae] ERROR: $index lists no pyspark-$version.tar.gz" >&2; return 1; }
+  sha=${link##*#sha256=}
+  curl -fsS -o "$archive.part" "${link%%#*}" &&
+    echo "$sha  $archive.part" | sha256sum -c --quiet >&2 || {
+    rm -f "$archive.part"
+    echo "[kae] ERROR: pyspark-$version.tar.gz did not download whole from PyPI" >&2
+    return 1; }
+  mv "$archive.part" "$archive"
+}
+
+# Into $1/jars: the pinned or fetched archive's jars, or Maven Central's.
+fill_jars() {
+  local into=$1 archive="$cache/pyspark-$version.tar.gz"
+  if [ ! -f "$archive" ]; then
+    maven_jars "$into" && return 0
+    grep -m1 -o "[A-Za-z ]*org.apache.spark:spark-parent_$scala:pom:$version[^@]*" "$into/maven.log" >&2 ||
+      tail -20 "$into/maven.log" >&2
+    rm -rf "${into:?}"/*
+    fetch_archive "$archive" || return 1
+  fi
+  echo "[kae] unpacking Spark $version's jars from $archive into $home" >&2
+  tar -xzf "$archive" -C "$into" --wildcards "pyspark-$version/deps/jars/*.jar"
+  mv "$into/pyspark-$version/deps/jars" "$into/jars"
+  rm -rf "${into:?}/pyspark-$version"
+}
+
+if [ ! -f "$home/jars/spark-core_$scala-$version.jar" ]; then
+  mkdir -p "$cache"
+  tmp=$(mktemp -d "$home.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  fill_jars "$tmp" || exit 1
   [ -f "$tmp/jars/spark-core_$scala-$version.jar" ] || {
-    echo "[kae] ERROR: Maven Central gave no spark-core_$scala $version" >&2; exit 1; }
-  rm -f "$tmp/pom.xml"
-  rm -rf "$assembled"
-  mv "$tmp" "$assembled"
+    echo "[kae] ERROR: Spark $version's jars hold no spark-core_$scala" >&2; exit 1; }
+  rm -rf "$home"
+  mv "$tmp" "$home"
   trap - EXIT
 fi
-chmod +x "$assembled"/bin/* 2>/dev/null || true
-echo "$assembled"
+# The scripts follow the tree that calls this, so a changed script reaches every cached copy.
+mkdir -p "$home/bin"
+for script in spark-class spark-submit; do
+  cmp -s "$scripts/$script" "$home/bin/$script" || install -m 755 "$scripts/$script" "$home/bin/$script"
+done
+echo "$home"
