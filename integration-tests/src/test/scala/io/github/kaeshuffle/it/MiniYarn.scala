@@ -85,7 +85,8 @@ final class MiniYarn(
       workloads: Seq[String],
       pause: Boolean = false,
       mainClass: String = Submit.WorkloadApp,
-      size: String = "tiny"): Submit.Report =
+      size: String = "tiny",
+      line: Option[OtherLineBuild] = None): Submit.Report =
     Submit.run(
       name,
       "yarn",
@@ -95,7 +96,10 @@ final class MiniYarn(
       pause,
       env = Map("HADOOP_CONF_DIR" -> hadoopConfDir.toString),
       mainClass = mainClass,
-      size = size)
+      size = size,
+      sparkHome = line.fold(Sessions.submitSparkHome)(_.sparkHome),
+      appResource = line.map(_.appJar)
+    )
 
   /** Submits an application that may fail, and says how it ended (its code and log). */
   def launch(

@@ -161,7 +161,9 @@ object Submit {
       env: Map[String, String] = Map.empty,
       timeoutSeconds: Long = 300,
       mainClass: String = WorkloadApp,
-      size: String = "tiny"): Report = {
+      size: String = "tiny",
+      sparkHome: String = Sessions.submitSparkHome,
+      appResource: Option[File] = None): Report = {
     val done = launch(
       name,
       master,
@@ -172,7 +174,9 @@ object Submit {
       env,
       timeoutSeconds,
       mainClass,
-      size = size)
+      sparkHome,
+      size,
+      appResource)
     reportOf(name, done)
   }
 
@@ -207,7 +211,8 @@ object Submit {
 
   /**
    * Runs the application to its end with `spark-submit` of `sparkHome`; fails when it takes
-   * longer than `timeoutSeconds`.
+   * longer than `timeoutSeconds`. The application's classes are this build's, or
+   * `appResource` (another line's build of them).
    */
   def launch(
       name: String,
@@ -220,7 +225,8 @@ object Submit {
       timeoutSeconds: Long = 300,
       mainClass: String = WorkloadApp,
       sparkHome: String = Sessions.submitSparkHome,
-      size: String = "tiny"): Ended = {
+      size: String = "tiny",
+      appResource: Option[File] = None): Ended = {
     val dir = Files.createTempDirectory(
       new File(System.getProperty("java.io.tmpdir")).toPath,
       s"submit-$name")
@@ -232,7 +238,7 @@ object Submit {
     val launcher = new SparkLauncher(env.asJava)
       .setSparkHome(sparkHome)
       .setPropertiesFile(propsFile.toString)
-      .setAppResource(appJar.getAbsolutePath)
+      .setAppResource(appResource.getOrElse(appJar).getAbsolutePath)
       .setMainClass(mainClass)
       .setMaster(master)
       .setDeployMode(deployMode)
