@@ -365,12 +365,9 @@ object Harness {
   def medianWall(runs: Seq[Run], w: String, c: String): Double =
     median(runs.filter(r => r.workload == w && r.config == c).map(_.wall))
 
-  /**
-   * The hand-written analysis of a size's results (`Harness-<size>-notes.md`, checked in next to
-   * them: where a target is missed, by how much and why, from profiles), shown after the targets.
-   */
+  /** The hand-written analysis on a size's page (PageNotes), shown after the targets. */
   private def notes(dir: Path, size: String): Option[String] =
-    Some(dir.resolve(s"Harness-$size-notes.md")).filter(Files.exists(_)).map(Files.readString)
+    PageNotes.of(dir.resolve(s"Harness-$size.md"))
 
   private def summary(
       runs: Seq[Run],
@@ -396,7 +393,7 @@ object Harness {
     sb ++= MachineInfo.describe()
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala ${scala.util.Properties.versionNumberString}\n\n"
     sb ++= targets(runs, size)
-    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
+    notes.foreach(n => sb ++= PageNotes.block(n))
     sb ++= "Columns: *time* job wall time; *written* shuffle bytes on disk; *ratio* raw / " +
       "written; *write() MiB* what the JVM passed to write system calls during the job (shuffle " +
       "files, spills, anything else; `wchar` of /proc/self/io), *to disk MiB* what it sent to the " +

@@ -97,8 +97,7 @@ object KaeZipInflationBench {
     println(Files.readString(out.resolve("inflation.md")))
   }
 
-  private def notes(dir: Path): Option[String] =
-    Some(dir.resolve("inflation-notes.md")).filter(Files.exists(_)).map(Files.readString)
+  private def notes(dir: Path): Option[String] = PageNotes.of(dir.resolve("inflation.md"))
 }
 
 /** The inflation page: its tables and charts. */
@@ -134,7 +133,7 @@ private case class InflationPage(
       "`local[2]`, Kryo, 4 input slices.\n\n"
     sb ++= MachineInfo.describe()
     sb ++= s"- Commit: ${Harness.commit}\n\n"
-    notes.foreach(n => sb ++= n.trim + "\n\n")
+    notes.foreach(n => sb ++= PageNotes.block(n))
     renderBytes(sb)
     renderBlocks(sb)
     sb ++= "![inflation.png](inflation.png)\n\n![block-size.png](block-size.png)\n"

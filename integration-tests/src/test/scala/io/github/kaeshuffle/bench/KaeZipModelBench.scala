@@ -187,8 +187,7 @@ object KaeZipModelBench {
     println(Files.readString(out.resolve("README.md")))
   }
 
-  private def notes(dir: Path): Option[String] =
-    Some(dir.resolve("notes.md")).filter(Files.exists(_)).map(Files.readString)
+  private def notes(dir: Path): Option[String] = PageNotes.of(dir.resolve("README.md"))
 
   private[bench] def once(
       s: Scenario,

@@ -68,7 +68,7 @@ private[bench] object Page {
       "path evenly; it is an estimate, the measured columns are next to it. *ours* is KAE's " +
       "codec time outside the model's calls: the probe, JNI, the frame, software blocks.\n\n"
     sb ++= targets(runs)
-    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
+    notes.foreach(n => sb ++= PageNotes.block(n))
     charts.foreach(c => sb ++= s"![$c]($c)\n\n")
     sb ++= s"## Per workload (${Main.name})\n\n"
     sb ++= "Columns: *time* job wall time; *model CPU out* as above; *written* shuffle bytes on " +

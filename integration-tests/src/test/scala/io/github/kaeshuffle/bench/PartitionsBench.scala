@@ -74,8 +74,7 @@ object PartitionsBench {
     Files.createDirectories(outDir)
     writeCsv(outDir.resolve("Partitions.csv"), runs)
     val chart = drawChart(outDir, runs, counts, configs)
-    val notes = Some(outDir.resolve("Partitions-notes.md")).filter(Files.exists(_))
-      .map(Files.readString)
+    val notes = PageNotes.of(outDir.resolve("Partitions.md"))
     val md = summary(runs, counts, configs, extra, reps, rows, chart, expected, notes)
     Files.writeString(outDir.resolve("Partitions.md"), md)
     println(md)
@@ -301,7 +300,7 @@ object PartitionsBench {
     }
     sb ++= "\n"
     // The hand-written analysis (where the memory and time go, from profiles) checked in next to it.
-    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n")
+    notes.foreach(n => sb ++= PageNotes.block(n))
     sb.toString
   }
 

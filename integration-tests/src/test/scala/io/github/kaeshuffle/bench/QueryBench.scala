@@ -230,7 +230,7 @@ object QueryBench {
   }
 
   private def notes(dir: Path, prefix: String): Option[String] =
-    Some(dir.resolve(s"$prefix-notes.md")).filter(Files.exists(_)).map(Files.readString)
+    PageNotes.of(dir.resolve(s"$prefix.md"))
 
   /** The chart of each configuration's ratio to Spark's lz4; None without both to compare. */
   private def drawChart(

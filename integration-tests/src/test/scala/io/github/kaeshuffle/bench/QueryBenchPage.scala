@@ -62,7 +62,7 @@ class QueryBenchPage(
     sb ++= s"- Spark: ${org.apache.spark.SPARK_VERSION}, Scala " +
       s"${scala.util.Properties.versionNumberString}\n\n"
     totalsTable(sb)
-    notes.foreach(n => sb ++= n.stripSuffix("\n") + "\n\n")
+    notes.foreach(n => sb ++= PageNotes.block(n))
     chart.foreach(c => sb ++= s"![$c]($c)\n\n")
     doctor(sb)
     perQuery(sb)

@@ -29,7 +29,7 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat
  * each size, every configuration's medians against Spark's lz4 shuffle) and per shape a chart of
  * the time against Spark's lz4 and, for workloads measured at several sizes, one of the time per
  * GB against the size. A run replaces the cells (shape, workload, size) it measured and keeps
- * the others, each with its commit and date; `notes.md` beside them is shown after the shapes.
+ * the others, each with its commit and date, and the page's title and notes (PageNotes).
  */
 object ScalePage {
   private val Baseline = "spark-lz4"
@@ -64,10 +64,10 @@ object ScalePage {
     Files.write(csv, lines.asJava)
     val charts =
       all.map(_.shape).distinct.flatMap(s => drawCharts(out, s, all.filter(_.shape == s)))
-    val notes = Some(out.resolve("notes.md")).filter(Files.exists(_)).map(Files.readString)
+    val readme = out.resolve("README.md")
     Files.write(
-      out.resolve("README.md"),
-      page(all, args, charts, notes).getBytes(StandardCharsets.UTF_8))
+      readme,
+      page(all, args, charts, title(readme), PageNotes.of(readme)).getBytes(StandardCharsets.UTF_8))
   }
 
   private def cell(r: Run): (String, String, Long) = (r.shape, r.workload, r.bytes)
@@ -113,16 +113,18 @@ object ScalePage {
 
   private def med(rs: Seq[Run])(f: Run => Double): Double = median(rs.map(f))
 
+  /** The page's title: its own where it has one (a page of another out dir names itself). */
+  private def title(readme: Path): String =
+    Some(readme).filter(Files.exists(_)).map(p => Files.readAllLines(p).asScala.headOption)
+      .flatten.filter(_.startsWith("# ")).getOrElse(
+        "# The study's workloads, sizes and node shapes")
+
   private def page(
       all: Seq[Run],
       args: Array[String],
       charts: Seq[String],
+      title: String,
       notes: Option[String]): String = {
-    // A page of its own (another out dir) names itself in its notes' first line.
-    val (title, text) = notes match {
-      case Some(n) if n.startsWith("# ") => (n.linesIterator.next(), Some(n.dropWhile(_ != '\n')))
-      case other => ("# The study's workloads, sizes and node shapes", other)
-    }
     val sb = new StringBuilder(title + "\n\n")
     sb ++= "Made by `mvn -B -pl integration-tests -am -Pbench-scale verify` (as root; class " +
       "`io.github.kaeshuffle.bench.ScaleBench`), this page's last run with " +
@@ -149,7 +151,7 @@ object ScalePage {
         ScaleBench.OtherBytes / GiB)
     }
     sb ++= "\n"
-    text.foreach(n => sb ++= n.trim + "\n\n")
+    notes.foreach(n => sb ++= PageNotes.block(n))
     charts.foreach(c => sb ++= s"![$c]($c)\n\n")
     for (shape <- all.map(_.shape).distinct) {
       sb ++= s"## $shape\n\n"

@@ -57,7 +57,8 @@ object SoakPage {
     Files.write(out.resolve(CsvFile), csv(runs).asJava)
     drawAll(out, runs)
     val left = Seq("kae-auto" -> kae.released, "spark-lz4" -> spark.released)
-    Files.writeString(out.resolve("README.md"), page(plan, runs, left))
+    val readme = out.resolve("README.md")
+    Files.writeString(readme, page(plan, runs, left, PageNotes.of(readme)))
   }
 
   /** Draws the picture again from `<dir>/soak.csv`. */
@@ -121,7 +122,8 @@ object SoakPage {
   private def page(
       plan: Soak.Plan,
       runs: Seq[(String, Seq[Soak.Sample])],
-      left: Seq[(String, Map[String, Double])]): String = {
+      left: Seq[(String, Map[String, Double])],
+      notes: Option[String]): String = {
     val sb = new StringBuilder
     sb ++= "# Soak: an application that runs for long\n\n"
     sb ++= "Written by `SoakSuite`'s long soak (`mvn -B install -pl integration-tests " +
@@ -157,7 +159,8 @@ object SoakPage {
       sb ++= s"| $c | ${f(l("shufflesTracked"), 0)} | ${f(l("accumulators"), 0)} | " +
         s"${f(l("localFiles"), 0)} |\n"
     }
-    sb ++= s"\n![$Picture]($Picture)\n"
-    sb.toString
+    sb ++= s"\n![$Picture]($Picture)\n\n"
+    notes.foreach(n => sb ++= PageNotes.block(n))
+    sb.toString.stripSuffix("\n")
   }
 }

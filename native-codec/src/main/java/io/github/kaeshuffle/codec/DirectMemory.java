@@ -31,10 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * them. The JVM's own direct buffers come from malloc, and glibc, once the first large block is
  * freed, raises its mmap threshold and keeps every later one in its arenas: two task threads
  * freeing their buffers one after another then hold on to them, and peak memory varies widely
- * between identical runs (measured in docs/benchmarks/Partitions-notes.md). Smaller buffers, and
- * all of them when the native library is not loaded or the kernel refuses a mapping, are the JVM's
- * ({@code ByteBuffer.allocateDirect}). A mapped buffer that is never freed is unmapped once the
- * garbage collector finds it unreachable ({@link NativeCleaner}).
+ * between identical runs (measured in docs/benchmarks/Partitions.md). Smaller buffers, and all of
+ * them when the native library is not loaded or the kernel refuses a mapping, are the JVM's ({@code
+ * ByteBuffer.allocateDirect}). A mapped buffer that is never freed is unmapped once the garbage
+ * collector finds it unreachable ({@link NativeCleaner}).
  *
  * <p>Freeing a JVM direct buffer uses {@code sun.misc.Unsafe.invokeCleaner} (Java 9+); where it is
  * missing (Java 8) its memory is released when the buffer is collected: still correct, later.

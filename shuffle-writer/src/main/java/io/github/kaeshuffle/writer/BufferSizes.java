@@ -39,8 +39,7 @@ public final class BufferSizes {
    * there are so many partitions that {@code largest} each would pass {@link #FIRST_BUFFERS} (8
    * MiB), never under 512 bytes. A task's buffers then grow with its data instead of all taking 4
    * KiB with their first record, and a chain's last chunk, partly filled, wastes little: at many
-   * thousands of partitions that lowers a job's peak direct memory
-   * (docs/benchmarks/Partitions-notes.md).
+   * thousands of partitions that lowers a job's peak direct memory (docs/benchmarks/Partitions.md).
    */
   public static int firstBuffer(int numPartitions, int largest) {
     long fair = Long.highestOneBit(Math.max(1, FIRST_BUFFERS / Math.max(1, numPartitions)));

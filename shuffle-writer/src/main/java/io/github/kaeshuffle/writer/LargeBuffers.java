@@ -29,7 +29,7 @@ import java.util.Arrays;
  * holding no bytes as it is, else the fullest, its bytes parked in the frame file first. A buffer
  * given up becomes a spare rather than being unmapped, so that at the bound buffers go round
  * instead of being mapped from the kernel and faulted in afresh each time, which costs CPU on every
- * large map output (docs/benchmarks/Partitions-notes.md). Not thread-safe: one task's thread.
+ * large map output (docs/benchmarks/Partitions.md). Not thread-safe: one task's thread.
  */
 final class LargeBuffers {
   /** Moves a partition's bytes in memory to the frame file; false when that spilled instead. */

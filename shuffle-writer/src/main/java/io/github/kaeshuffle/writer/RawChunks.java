@@ -24,7 +24,7 @@ import java.util.Arrays;
  * hold a map task's whole output (a job at tens of thousands of partitions: tens of MiB per task in
  * buffers of 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap
  * the JVM has grown anyway; as separate heap arrays every young collection copies them (both
- * measured: docs/benchmarks/Partitions-notes.md). The large pages on the heap each fill whole 1 MiB
+ * measured: docs/benchmarks/Partitions.md). The large pages on the heap each fill whole 1 MiB
  * regions of G1 as a humongous object, which young collections never copy, and are few.
  *
  * <p>Pages grow: the first holds {@link #FIRST_PAGE_CHUNKS} chunks and each next one twice as many
@@ -33,11 +33,11 @@ import java.util.Arrays;
  * reduce task writing a one-partition shuffle, one per partition of a job at many partitions) then
  * takes a few KiB, and one writing tens of MiB a handful of small pages and a dozen large ones. Few
  * large pages matter: G1 may start a collection for every humongous allocation, which pages of one
- * region made a job at many partitions pay for (docs/benchmarks/Partitions-notes.md). A chunk is
- * named by an int, its page in the high bits and its place there in the low ones; each page's
- * {@code next} array, made with the page and never copied, links the chunks of each chain and of
- * the free list, so that growing a chain leaves no garbage for G1's old generation
- * (docs/benchmarks/Partitions-notes.md). Pages come and go whole: the owner reserves {@link
+ * region made a job at many partitions pay for (docs/benchmarks/Partitions.md). A chunk is named by
+ * an int, its page in the high bits and its place there in the low ones; each page's {@code next}
+ * array, made with the page and never copied, links the chunks of each chain and of the free list,
+ * so that growing a chain leaves no garbage for G1's old generation
+ * (docs/benchmarks/Partitions.md). Pages come and go whole: the owner reserves {@link
  * #nextPageBytes()} before {@link #addPage()} and gets every page's bytes back from {@link
  * #releaseAll()}. Not thread-safe: one task's thread.
  */

@@ -25,7 +25,7 @@ import org.apache.spark.util.AccumulatorV2
  * the accumulators of the handles it uses, sends all of them back with its result, and the driver
  * merges and keeps each named one per task for the UI; with one per count that cost a measurable
  * share of a job's time and of its heap after GC at tens of thousands of partitions
- * (docs/benchmarks/Partitions-notes.md). The Spark UI shows
+ * (docs/benchmarks/Partitions.md). The Spark UI shows
  * the value on each stage's page as `write.rawBytes=..., write.codecCalls=...` (non-zero counts);
  * [[KaeStageSummaryListener]] reads it back (also from an event log) into one driver log line per
  * stage. Not thread-safe, as Spark's own accumulators: a task adds from its own thread.

@@ -35,7 +35,7 @@ import org.apache.spark.shuffle.kae.writer.WriteReport
  * in two arrays (about 150 bytes for a task's ten counts, against about 450 as a map of boxed
  * longs): the driver keeps every task's update in its heap while the task's stage runs (in the
  * task's `TaskInfo`), 20,000 tasks' worth in a stage of 20,000 tasks, and G1 marks its old
- * generation sooner the faster that grows (docs/benchmarks/Partitions-notes.md).
+ * generation sooner the faster that grows (docs/benchmarks/Partitions.md).
  */
 private[spark] final class ShuffleCounts private (
     private val places: Array[Byte],

@@ -27,7 +27,7 @@ import org.apache.spark.unsafe.Platform
  * Spark's deserializer reads each length through `DataInputStream.readInt` over a
  * `BufferedInputStream` (four synchronized one-byte reads) and copies every row into a row
  * buffer; TPC-H profiles show that `readInt` among the executor threads' hottest frames
- * (docs/benchmarks/Tpch-sf1-notes.md). Here the length
+ * (docs/benchmarks/Tpch-sf1.md). Here the length
  * is read from an array and the row is pointed at the buffer it arrived in, without a copy.
  *
  * Spark's contract holds: one `UnsafeRow` object (and one tuple) is reused, and a returned row

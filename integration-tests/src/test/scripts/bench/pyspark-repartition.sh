@@ -2,11 +2,11 @@
 # Runs repartition_job.py with Spark's shuffle (lz4) and KAE Shuffle's default, alternating, their
 # order swapped every pair, each run a process of its own; prints one line per run (the job's
 # seconds, the process's wall seconds, the driver JVM's peak RSS, the result) and the medians.
-#   usage: run.sh <pairs> <KAE Shuffle jar> <pyspark directory (the one holding pyspark/)>
+#   usage: pyspark-repartition.sh <pairs> <KAE Shuffle jar> <pyspark directory (the one holding pyspark/)>
 set -euo pipefail
-pairs=${1:?usage: run.sh <pairs> <jar> <pyspark dir>}
-jar=${2:?usage: run.sh <pairs> <jar> <pyspark dir>}
-export PYTHONPATH=${3:?usage: run.sh <pairs> <jar> <pyspark dir>}
+pairs=${1:?usage: pyspark-repartition.sh <pairs> <jar> <pyspark dir>}
+jar=${2:?usage: pyspark-repartition.sh <pairs> <jar> <pyspark dir>}
+export PYTHONPATH=${3:?usage: pyspark-repartition.sh <pairs> <jar> <pyspark dir>}
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp)
 for i in $(seq 1 "$pairs"); do
