@@ -23,8 +23,7 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.codec.{CodecKind, CodecOptions, KaeZipPreflight}
 import io.github.kaeshuffle.it.Sessions
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
-import org.knowm.xchart.{BitmapEncoder, CategoryChart, CategoryChartBuilder}
-import org.knowm.xchart.BitmapEncoder.BitmapFormat
+import org.knowm.xchart.{CategoryChart, CategoryChartBuilder}
 
 import org.apache.spark.scheduler.{SparkListener, SparkListenerStageCompleted, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
@@ -503,7 +502,6 @@ object Harness {
       c
     }
     val kaeConfigs = configs.filter(_.kae)
-    val names = scala.collection.mutable.ArrayBuffer[String]()
     val times = chart("Job time, KAE / Spark with the same codec family", "ratio (lower is better)")
     for (c <- kaeConfigs) {
       val ys = workloads.map(w => medianWall(runs, w, c.name) / medianWall(runs, w, c.baseline))
@@ -528,12 +526,6 @@ object Harness {
       ratios.addSeries(c.name, workloads.asJava, ys.map(Double.box).asJava)
     }
     // A chart without series (a run of Spark's configurations only) is left out.
-    for ((c, n) <- Seq(times -> "time-ratio", calls -> "bytes-per-call", ratios -> "written")
-      if !c.getSeriesMap.isEmpty) {
-      val file = s"$prefix-$n.png"
-      BitmapEncoder.saveBitmap(c, dir.resolve(file).toString, BitmapFormat.PNG)
-      names += file
-    }
-    names.toSeq
+    ChartGrid.save(dir, s"$prefix.png", 1, Seq(times, calls, ratios)).toSeq
   }
 }

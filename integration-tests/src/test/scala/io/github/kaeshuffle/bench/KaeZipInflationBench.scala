@@ -21,8 +21,7 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.bench.KaeZipModelBench.{Config, Run, Scenario}
 import io.github.kaeshuffle.codec.{KaeZipModel => Model}
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
-import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder, XYChartBuilder}
-import org.knowm.xchart.BitmapEncoder.BitmapFormat
+import org.knowm.xchart.{CategoryChartBuilder, XYChartBuilder}
 
 /**
  * What the engine's per-request bytes do to the study's design and to ours, on the KAEzip cost
@@ -136,7 +135,7 @@ private case class InflationPage(
     notes.foreach(n => sb ++= PageNotes.block(n))
     renderBytes(sb)
     renderBlocks(sb)
-    sb ++= "![inflation.png](inflation.png)\n\n![block-size.png](block-size.png)\n"
+    sb ++= "![inflation.png](inflation.png)\n"
     sb.toString
   }
 
@@ -202,7 +201,6 @@ private case class InflationPage(
       "published study (LDA)",
       workloads.asJava,
       workloads.map(w => Double.box(if (w == "lda-edges") PublishedRatio else 0.0)).asJava)
-    BitmapEncoder.saveBitmap(bars, dir.resolve("inflation.png").toString, BitmapFormat.PNG)
     val lines = new XYChartBuilder().width(1000).height(480)
       .title(s"kaezip: job time (model CPU out) by block size, 50 us, 2 contexts$label")
       .xAxisTitle("block size, KiB").yAxisTitle("seconds").build()
@@ -211,6 +209,6 @@ private case class InflationPage(
       val ys = BlockSizes.map(bs => Double.box(med(w, bs)(_.projectedWall)))
       lines.addSeries(w, kib.map(Double.box).asJava, ys.asJava)
     }
-    BitmapEncoder.saveBitmap(lines, dir.resolve("block-size.png").toString, BitmapFormat.PNG)
+    ChartGrid.save(dir, "inflation.png", 1, Seq(bars, lines))
   }
 }

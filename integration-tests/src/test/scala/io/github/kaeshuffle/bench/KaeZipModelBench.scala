@@ -23,8 +23,8 @@ import scala.jdk.CollectionConverters._
 import io.github.kaeshuffle.codec.{KaeZipModel => Model}
 import io.github.kaeshuffle.it.Sessions
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
-import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder, XYChartBuilder}
-import org.knowm.xchart.BitmapEncoder.BitmapFormat
+import org.knowm.xchart.{CategoryChartBuilder, XYChartBuilder}
+import org.knowm.xchart.internal.chartpart.Chart
 
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.shuffle.kae.KaeSparkAccess
@@ -275,37 +275,33 @@ object KaeZipModelBench {
   /** The charts of the results page. */
   private object Charts {
     def draw(dir: Path, runs: Seq[Run], workloads: Seq[String], sweep: Seq[String]): Seq[String] = {
-      val files = mutable.ArrayBuffer[String]()
-      def bars(file: String, title: String, y: String, configs: Seq[Config])(
-          f: (Config, String) => Double): Unit = {
+      def bars(title: String, y: String, configs: Seq[Config])(
+          f: (Config, String) => Double): Chart[_, _] = {
         val c = new CategoryChartBuilder().width(1000).height(480).title(title)
           .xAxisTitle("workload").yAxisTitle(y).build()
         for (cfg <- configs) {
           val ys = workloads.map(w => f(cfg, w)).map(v => if (v.isNaN) 0.0 else v)
           c.addSeries(cfg.name, workloads.asJava, ys.map(Double.box).asJava)
         }
-        BitmapEncoder.saveBitmap(c, dir.resolve(file).toString, BitmapFormat.PNG)
-        files += file
+        c
       }
       val label = " (simulated KAEzip cost model, not hardware; 50 us, 2 contexts)"
-      bars("time.png", "Job time, s" + label, "seconds", Configs) { (c, w) =>
+      val time = bars("Job time, s" + label, "seconds", Configs) { (c, w) =>
         med(runs, Main, c.name, w)(_.wall)
       }
-      bars("written.png", "Shuffle bytes written, MiB" + label, "MiB", Configs) { (c, w) =>
+      val written = bars("Shuffle bytes written, MiB" + label, "MiB", Configs) { (c, w) =>
         med(runs, Main, c.name, w)(_.written / 1048576.0)
       }
       def log10(v: Double) = math.log10(math.max(1.0, v))
-      bars(
-        "requests-per-mib.png",
+      val requests = bars(
         "Compress requests per MiB, log10" + label,
         "log10(requests per MiB)",
         Seq(Study, KaeKaezip)) { (c, w) => log10(med(runs, Main, c.name, w)(_.requestsPerMib)) }
-      bars(
-        "bytes-per-request.png",
+      val perRequest = bars(
         "Raw bytes per compress request, log10" + label,
         "log10(bytes per request)",
         Seq(Study, KaeKaezip)) { (c, w) => log10(med(runs, Main, c.name, w)(_.bytesPerRequest)) }
-      for (w <- sweep) {
+      val sweeps = for (w <- sweep) yield {
         val chart = new XYChartBuilder().width(1000).height(480)
           .title(s"$w: job time vs modelled latency per request, 2 contexts (simulated KAEzip " +
             "cost model, not hardware)").xAxisTitle("latency per request, us")
@@ -318,11 +314,9 @@ object KaeZipModelBench {
             latencies.map(l => Double.box(l.toDouble)).asJava,
             ys.map(Double.box).asJava)
         }
-        val file = s"sweep-latency-$w.png"
-        BitmapEncoder.saveBitmap(chart, dir.resolve(file).toString, BitmapFormat.PNG)
-        files += file
+        chart
       }
-      files.toSeq
+      ChartGrid.save(dir, "model.png", 2, Seq(time, written, requests, perRequest) ++ sweeps).toSeq
     }
   }
 }

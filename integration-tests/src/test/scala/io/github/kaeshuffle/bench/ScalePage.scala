@@ -21,14 +21,14 @@ import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.bench.ScaleBench.Run
 import io.github.kaeshuffle.it.NodeShape
-import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder, XYChartBuilder}
-import org.knowm.xchart.BitmapEncoder.BitmapFormat
+import org.knowm.xchart.{CategoryChartBuilder, XYChartBuilder}
+import org.knowm.xchart.internal.chartpart.Chart
 
 /**
  * ScaleBench's results in `out`: `scale.csv` (every run), `README.md` (per shape and workload at
- * each size, every configuration's medians against Spark's lz4 shuffle) and per shape a chart of
- * the time against Spark's lz4 and, for workloads measured at several sizes, one of the time per
- * GB against the size. A run replaces the cells (shape, workload, size) it measured and keeps
+ * each size, every configuration's medians against Spark's lz4 shuffle) and `scale.png`: per
+ * shape a chart of the time against Spark's lz4 and, for workloads measured at several sizes, one
+ * of the time per GB against the size. A run replaces the cells (shape, workload, size) it measured and keeps
  * the others, each with its commit and date, and the page's title and notes (PageNotes).
  */
 object ScalePage {
@@ -62,12 +62,17 @@ object ScalePage {
       )
         .mkString(","))
     Files.write(csv, lines.asJava)
-    val charts =
-      all.map(_.shape).distinct.flatMap(s => drawCharts(out, s, all.filter(_.shape == s)))
+    // Each shape's charts side by side, one shape to a row.
+    val picture = ChartGrid.save(
+      out,
+      "scale.png",
+      2,
+      all.map(_.shape).distinct.flatMap(s => charts(s, all.filter(_.shape == s)))).toSeq
     val readme = out.resolve("README.md")
     Files.write(
       readme,
-      page(all, args, charts, title(readme), PageNotes.of(readme)).getBytes(StandardCharsets.UTF_8))
+      page(all, args, picture, title(readme), PageNotes.of(readme)).getBytes(
+        StandardCharsets.UTF_8))
   }
 
   private def cell(r: Run): (String, String, Long) = (r.shape, r.workload, r.bytes)
@@ -185,7 +190,8 @@ object ScalePage {
     sb.toString
   }
 
-  private def drawCharts(out: Path, shape: String, rs: Seq[Run]): Seq[String] = {
+  /** A shape's charts: the time against Spark's lz4, and per GB where it ran several sizes. */
+  private def charts(shape: String, rs: Seq[Run]): Seq[Chart[_, _]] = {
     val items = rs.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2))
     val labels = items.map { case (w, b) => s"$w@${size(b)}" }
     val ratio = new CategoryChartBuilder().width(1000).height(460)
@@ -201,9 +207,7 @@ object ScalePage {
       }
       ratio.addSeries(c, labels.asJava, ys.asJava)
     }
-    val files = Seq.newBuilder[String]
-    if (!ratio.getSeriesMap.isEmpty) files += save(out, ratio, s"$shape-time-ratio.png")
-    for (w <- items.map(_._1).distinct if items.count(_._1 == w) > 1) {
+    val perGb = for (w <- items.map(_._1).distinct if items.count(_._1 == w) > 1) yield {
       val sizes = items.filter(_._1 == w).map(_._2)
       val chart = new XYChartBuilder().width(1000).height(460)
         .title(s"$shape, $w: seconds per GB of input against the input's size")
@@ -214,16 +218,8 @@ object ScalePage {
             (b / 1e9))
         chart.addSeries(c, sizes.map(b => Double.box(b / 1e9)).asJava, ys.map(Double.box).asJava)
       }
-      files += save(out, chart, s"$shape-$w-per-gb.png")
+      chart
     }
-    files.result()
-  }
-
-  private def save(
-      out: Path,
-      chart: org.knowm.xchart.internal.chartpart.Chart[_, _],
-      name: String): String = {
-    BitmapEncoder.saveBitmap(chart, out.resolve(name).toString, BitmapFormat.PNG)
-    name
+    ratio +: perGb
   }
 }

@@ -13,16 +13,13 @@
  */
 package io.github.kaeshuffle.bench
 
-import java.awt.Color
-import java.awt.image.BufferedImage
 import java.nio.file.{Files, Path, Paths}
 import java.util.Locale
-import javax.imageio.ImageIO
 
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.it.Soak
-import org.knowm.xchart.{BitmapEncoder, XYChartBuilder}
+import org.knowm.xchart.XYChartBuilder
 
 /**
  * The soak's results page (docs/benchmarks/soak/): every sample of both runs in a CSV, each
@@ -91,20 +88,8 @@ object SoakPage {
   private def f(v: Double, digits: Int): String = s"%.${digits}f".formatLocal(Locale.ROOT, v)
 
   /** Each measure's chart, two to a row, in one picture. */
-  private def drawAll(out: Path, runs: Seq[(String, Seq[Soak.Sample])]): Unit = {
-    val panels = Charts.filter { case (m, _) => runs.exists(_._2.exists(_.values.contains(m))) }
-      .map { case (m, title) => BitmapEncoder.getBufferedImage(chart(m, title, runs)) }
-    val columns = 2
-    val (w, h) = (panels.head.getWidth, panels.head.getHeight)
-    val all =
-      new BufferedImage(columns * w, (panels.size + 1) / columns * h, BufferedImage.TYPE_INT_RGB)
-    val g = all.createGraphics()
-    g.setColor(Color.WHITE)
-    g.fillRect(0, 0, all.getWidth, all.getHeight)
-    for ((p, i) <- panels.zipWithIndex) g.drawImage(p, i % columns * w, i / columns * h, null)
-    g.dispose()
-    ImageIO.write(all, "png", out.resolve(Picture).toFile)
-  }
+  private def drawAll(out: Path, runs: Seq[(String, Seq[Soak.Sample])]): Unit =
+    ChartGrid.save(out, Picture, 2, Charts.map { case (m, title) => chart(m, title, runs) })
 
   private def chart(measure: String, title: String, runs: Seq[(String, Seq[Soak.Sample])]) = {
     val chart = new XYChartBuilder().width(700).height(300).title(title)
