@@ -31,12 +31,7 @@ for p in "${lines[@]}"; do
   elif [ "$p" = aarch64-host ]; then
     bash .build/test-aarch64-host.sh > "$log" 2>&1
   else
-    # 3.5 with Scala 2.13: its distribution (assembled from Maven Central) has no spark-yarn, so
-    # the suites that submit to YARN cannot run there.
-    tests=""
-    [ "$p" = spark-3.5_2.13 ] &&
-      tests='!YarnSuite,!YarnShuffleServiceSuite,!YarnMemorySuite,!NetnsClusterSuite'
-    bash .build/test-line.sh "$p" "$tests" -Pmatrix > "$log" 2>&1
+    bash .build/test-line.sh "$p" '' -Pmatrix > "$log" 2>&1
   fi
   if [ $? = 0 ]; then r=passed; else r=FAILED; fi
   result[$p]="$r in $(( $(date +%s) - start )) s (log: $log)"
