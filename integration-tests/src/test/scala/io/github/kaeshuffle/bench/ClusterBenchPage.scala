@@ -23,7 +23,7 @@ import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
 /**
- * ClusterBench's results: `cluster.csv` (every run), `cluster.md` (per rate and workload, each
+ * ClusterBench's results: `cluster.csv` (every run), `README.md` (per rate and workload, each
  * configuration's medians and its time and link bytes against Spark's lz4 shuffle in the same
  * repetition) and `cluster-time-ratio.png`.
  */
@@ -54,7 +54,8 @@ object ClusterBenchPage {
           r.commit,
           r.date).mkString(","))).asJava)
     val chart = drawChart(out, all)
-    Files.write(out.resolve("cluster.md"), page(all, ties, args, chart).getBytes("UTF-8"))
+    val readme = out.resolve("README.md")
+    Files.write(readme, page(all, ties, args, chart, PageNotes.of(readme)).getBytes("UTF-8"))
   }
 
   private def cell(r: Run): (String, String) = (r.rate, r.workload)
@@ -106,7 +107,12 @@ object ClusterBenchPage {
     median(rs.filter(_.config == c).flatMap(r => base.get(r.rep).map(f(r) / _)))
   }
 
-  private def page(runs: Seq[Run], ties: Seq[Ties], args: Array[String], chart: String): String = {
+  private def page(
+      runs: Seq[Run],
+      ties: Seq[Ties],
+      args: Array[String],
+      chart: String,
+      notes: Option[String]): String = {
     val sb = new StringBuilder
     sb ++= "# Shuffle across test hosts with rate-limited links\n\n"
     sb ++= s"Last run: `ClusterBench ${command(args)}`. Spark on YARN across three test hosts in " +
@@ -119,6 +125,7 @@ object ClusterBenchPage {
       "host shares the same cores). Ratios are against Spark's lz4 shuffle in the same " +
       "repetition, then the median. Each cell (rate and workload) comes from one run of the " +
       "benchmark, named under its heading; a later run replaces the cells it measures.\n\n"
+    notes.foreach(n => sb ++= PageNotes.block(n))
     val rates = runs.groupBy(_.rate).toSeq.sortBy(r => bitsPerSecond(r._1))
     for ((rate, rs) <- rates; (w, ws) <- rs.groupBy(_.workload).toSeq.sortBy(_._1)) {
       sb ++= s"## $rate, $w\n\n"
