@@ -62,19 +62,19 @@ carried() {
   unzip -l "$jar" | grep -o 'linux/[a-z0-9_]*/libkaeshuffle' | cut -d/ -f2 | sort | paste -sd' '
 }
 
-echo "[kae] anywhere 1/3: mvn -B package -DskipTests, as nobody, without apt"
+echo "[kae] anywhere 1/4: mvn -B package -DskipTests, as nobody, without apt"
 as_operator no -B package -DskipTests > "$work/1.log" 2>&1 || { tail -40 "$work/1.log"; exit 1; }
 grep '\[kae-native\] the jar carries' "$work/1.log"
 [ "$(carried)" = "aarch64 x86_64" ] || { echo "[kae] FAIL: the jar carries $(carried)" >&2; exit 1; }
 
-echo "[kae] anywhere 2/3: the same without a cross compiler"
+echo "[kae] anywhere 2/4: the same without a cross compiler"
 as_operator yes -B package -DskipTests > "$work/2.log" 2>&1 || { tail -40 "$work/2.log"; exit 1; }
 grep -A2 '\[kae-native\] NOTE' "$work/2.log" | head -3
 grep '\[kae-native\] the jar carries' "$work/2.log"
 host=$([ "$(uname -m)" = x86_64 ] && echo x86_64 || echo aarch64)
 [ "$(carried)" = "$host" ] || { echo "[kae] FAIL: the jar carries $(carried)" >&2; exit 1; }
 
-echo "[kae] anywhere 3/3: README's quick start, as nobody, without apt"
+echo "[kae] anywhere 3/4: README's quick start, as nobody, without apt"
 as_operator yes -B -q -pl integration-tests -am -Pquickstart verify -Dquickstart.size=tiny \
   > "$work/3.log" 2>&1 || { tail -40 "$work/3.log"; exit 1; }
 grep -E "^results: " "$work/3.log"
