@@ -14,7 +14,7 @@
 package io.github.kaeshuffle.bench
 
 import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, Path}
+import java.nio.file.{Files, Path, Paths}
 import java.util.Locale
 
 import scala.jdk.CollectionConverters._
@@ -62,18 +62,27 @@ object ScalePage {
       )
         .mkString(","))
     Files.write(csv, lines.asJava)
-    // Each shape's charts side by side, one shape to a row.
-    val picture = ChartGrid.save(
-      out,
-      "scale.png",
-      2,
-      all.map(_.shape).distinct.flatMap(s => charts(s, all.filter(_.shape == s)))).toSeq
+    val picture = draw(out, all)
     val readme = out.resolve("README.md")
     Files.write(
       readme,
       page(all, args, picture, title(readme), PageNotes.of(readme)).getBytes(
         StandardCharsets.UTF_8))
   }
+
+  /** Draws `<dir>/scale.png` again from `<dir>/scale.csv` (the page stays as it is). */
+  def main(args: Array[String]): Unit = {
+    val out = Paths.get(args(0))
+    draw(out, read(out.resolve("scale.csv")))
+  }
+
+  /** Each shape's charts side by side, one shape to a row, as `scale.png`. */
+  private def draw(out: Path, all: Seq[Run]): Seq[String] =
+    ChartGrid.save(
+      out,
+      "scale.png",
+      2,
+      all.map(_.shape).distinct.flatMap(s => charts(s, all.filter(_.shape == s)))).toSeq
 
   private def cell(r: Run): (String, String, Long) = (r.shape, r.workload, r.bytes)
 
