@@ -16,14 +16,16 @@
 # spark-dist.sh assembles, so run it after a `mvn verify`). Run as root (it makes the namespace
 # and drops to nobody); about 6 minutes on 2 cores, 20 more with --verify. Part of
 # .build/test-matrix.sh.
-#   usage: .build/test-anywhere.sh [--verify]
+#   usage: .build/test-anywhere.sh [--verify [maven args for step 4, e.g. -Dtest=...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "[kae] run as root: it drops to the user nobody itself" >&2; exit 2; }
 verify=${1:-}
+shift $(( $# > 0 ? 1 : 0 ))
 repo=$(mvn -B -q -o help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed "s/\x1b\[[0-9;]*m//g")
 work=$(mktemp -d /tmp/kae-anywhere.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# Kept where a step fails: its logs, clone and home say why (surefire's reports included).
+trap '[ $? = 0 ] && rm -rf "$work" || echo "[kae] anywhere: kept $work" >&2' EXIT
 git clone -q . "$work/clone"
 mkdir -p "$work/home/.m2"
 cp -r "$repo" "$work/home/.m2/repository"
@@ -81,7 +83,8 @@ grep -E "^results: " "$work/3.log"
 
 if [ "$verify" = --verify ]; then
   echo "[kae] anywhere 4/4: a plain mvn -B verify, as nobody, without apt, python3 or pip"
-  as_operator yes -B verify > "$work/4.log" 2>&1 || { grep -E 'FAIL|ERROR' "$work/4.log" | head -40; exit 1; }
+  as_operator yes -B verify "$@" > "$work/4.log" 2>&1 || {
+    grep -E 'FAIL|ERROR' "$work/4.log" | head -40; exit 1; }
   grep -E 'Tests run:.*Skipped' "$work/4.log" | grep -v ' -- in ' | tail -8
   echo "[kae] the skipped tests' reasons:"
   grep -ho '\[[^]]*\(root\|apt\|qemu\|pip\|chromium\|cross\)[^]]*\]' \

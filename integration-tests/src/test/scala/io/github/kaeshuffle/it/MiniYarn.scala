@@ -38,6 +38,8 @@ final class MiniYarn(
     nodeManagers: Int = 1) {
   private var cluster: MiniYARNCluster = _
   private var hadoopConfDir: Path = _
+  // Not the default under the user's home: a test may run as a user without one (nobody).
+  private var stagingDir: Path = _
 
   def start(): this.type = {
     val conf = new YarnConfiguration()
@@ -52,6 +54,7 @@ final class MiniYarn(
     ClusterFaults.awaitCondition("the ResourceManager address", 60)(
       !cluster.getConfig.get(YarnConfiguration.RM_ADDRESS).endsWith(":0"))
     hadoopConfDir = ClusterFaults.tmpDir("hadoop-conf")
+    stagingDir = ClusterFaults.tmpDir("spark-staging")
     this
   }
 
@@ -62,6 +65,7 @@ final class MiniYarn(
     val hadoop = cluster.getConfig.iterator().asScala
       .map(e => s"spark.hadoop.${e.getKey}" -> e.getValue).toMap
     hadoop ++ YarnAppConf(codec, executors = 2) ++ Map(
+      "spark.yarn.stagingDir" -> stagingDir.toUri.toString,
       "spark.yarn.appMasterEnv.SPARK_LOCAL_IP" -> "127.0.0.1",
       "spark.executorEnv.SPARK_LOCAL_IP" -> "127.0.0.1"
     ) ++ childJvmOptions
