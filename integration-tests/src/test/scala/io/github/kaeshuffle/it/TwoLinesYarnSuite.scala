@@ -16,7 +16,6 @@ package io.github.kaeshuffle.it
 import java.io.File
 import java.nio.file.Files
 
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 /**
@@ -28,50 +27,19 @@ import org.scalatest.funsuite.AnyFunSuite
  * stage and reads through its line's service. Without another line's build the test is reported
  * skipped and says what to run.
  */
-class TwoLinesYarnSuite extends AnyFunSuite with BeforeAndAfterAll {
+class TwoLinesYarnSuite extends AnyFunSuite with OneNodeManager {
   private val other = OtherLineBuild.fromProperties
   private val servicePort = ClusterFaults.freePort()
   private val otherPort = ClusterFaults.freePort()
   private val OtherName = "spark_shuffle_other"
-  private val serviceJar = new File(sys.props.getOrElse("kae.test.serviceJar", "missing"))
-  private val yarn = new MiniYarn("kae-yarn-two-lines", nodeManagers = 0)
-  private var nm: NodeManagerProcess = _
+  protected val yarn = new MiniYarn("kae-yarn-two-lines", nodeManagers = 0)
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    for (line <- other) {
-      require(serviceJar.isFile, s"$serviceJar is missing: build with mvn verify from the root")
-      try startCluster(line)
-      catch {
-        case e: Throwable =>
-          scala.util.Try(afterAll())
-          throw e
-      }
-    }
+    other.foreach(line => startCluster(start(line)))
   }
 
-  override def afterAll(): Unit = {
-    try if (nm != null) nm.kill()
-    finally
-      try if (other.isDefined) yarn.stop()
-      finally super.afterAll()
-  }
-
-  /** The other line's service class path: its jar and the site file that names it. */
-  private def otherServiceClasspath(line: OtherLineBuild): String = {
-    val dir = ClusterFaults.tmpDir("kae-other-line-service")
-    Files.writeString(
-      dir.resolve("spark-shuffle-site.xml"),
-      s"""<configuration>
-         |<property><name>spark.shuffle.service.name</name><value>$OtherName</value></property>
-         |<property><name>spark.shuffle.service.port</name><value>$otherPort</value></property>
-         |</configuration>
-         |""".stripMargin
-    )
-    s"$dir${File.pathSeparator}${line.serviceJar.getAbsolutePath}"
-  }
-
-  private def startCluster(line: OtherLineBuild): Unit = {
+  private def start(line: OtherLineBuild): Unit = {
     yarn.start()
     val ours = "io.github.kaeshuffle.yarn.KaeYarnShuffleService"
     nm = new NodeManagerProcess(
@@ -81,7 +49,8 @@ class TwoLinesYarnSuite extends AnyFunSuite with BeforeAndAfterAll {
         "yarn.nodemanager.aux-services.spark_shuffle.class" -> ours,
         "yarn.nodemanager.aux-services.spark_shuffle.classpath" -> serviceJar.getAbsolutePath,
         s"yarn.nodemanager.aux-services.$OtherName.class" -> ours,
-        s"yarn.nodemanager.aux-services.$OtherName.classpath" -> otherServiceClasspath(line),
+        s"yarn.nodemanager.aux-services.$OtherName.classpath" ->
+          YarnDaemon.namedServiceClasspath(OtherName, otherPort, line.serviceJar),
         "spark.shuffle.service.port" -> servicePort.toString,
         "spark.authenticate" -> "true",
         "spark.yarn.shuffle.stopOnFailure" -> "true"

@@ -63,6 +63,24 @@ object YarnDaemon {
     }
   }
 
+  /**
+   * The aux-service class path of one of our service jars under its own name and port, as
+   * docs/yarn.md installs another Spark line's: a directory holding the spark-shuffle-site.xml
+   * that names it, then the jar.
+   */
+  def namedServiceClasspath(name: String, port: Int, jar: File): String = {
+    val dir = ClusterFaults.tmpDir(s"kae-service-$name")
+    Files.writeString(
+      dir.resolve("spark-shuffle-site.xml"),
+      s"""<configuration>
+         |<property><name>spark.shuffle.service.name</name><value>$name</value></property>
+         |<property><name>spark.shuffle.service.port</name><value>$port</value></property>
+         |</configuration>
+         |""".stripMargin
+    )
+    s"$dir${File.pathSeparator}${jar.getAbsolutePath}"
+  }
+
   /** This JVM's Java, and the build's Hadoop (integration-tests/nodemanager). */
   def buildRuntime: Runtime = Runtime(
     System.getProperty("java.home"),

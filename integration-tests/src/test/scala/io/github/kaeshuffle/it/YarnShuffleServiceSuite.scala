@@ -23,7 +23,6 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo
 import org.apache.spark.shuffle.kae.ShuffleFiles
-import org.scalatest.BeforeAndAfterAll
 import io.github.kaeshuffle.testing.MatrixTests
 
 /**
@@ -44,47 +43,20 @@ import io.github.kaeshuffle.testing.MatrixTests
  * without running the map stage again. The gate runs the push-based application; the matrix
  * every test.
  */
-class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
+class YarnShuffleServiceSuite extends MatrixTests with OneNodeManager {
   private val servicePort = ClusterFaults.freePort()
 
   /** A second service of ours, under its own name and port, as another Spark line's jar is. */
   private val secondPort = ClusterFaults.freePort()
   private val SecondName = "spark_shuffle_second"
-  private val serviceJar = new File(sys.props.getOrElse("kae.test.serviceJar", "missing"))
-  private val yarn = new MiniYarn("kae-yarn-service", nodeManagers = 0)
-  private var nm: NodeManagerProcess = _
+  protected val yarn = new MiniYarn("kae-yarn-service", nodeManagers = 0)
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    require(serviceJar.isFile, s"$serviceJar is missing: build with mvn verify from the root")
-    try startCluster()
-    catch {
-      case e: Throwable =>
-        // ScalaTest runs no afterAll after a failed beforeAll: stop what did start, so no
-        // NodeManager outlives the run holding its ports.
-        scala.util.Try(afterAll())
-        throw e
-    }
+    startCluster(start())
   }
 
-  /**
-   * The second service's class path: a directory holding the jar and its spark-shuffle-site.xml,
-   * which names it and gives its port (docs/yarn.md: each Spark line's jar under its own name).
-   */
-  private def secondServiceClasspath(): String = {
-    val dir = ClusterFaults.tmpDir("kae-second-service")
-    Files.writeString(
-      dir.resolve("spark-shuffle-site.xml"),
-      s"""<configuration>
-         |<property><name>spark.shuffle.service.name</name><value>$SecondName</value></property>
-         |<property><name>spark.shuffle.service.port</name><value>$secondPort</value></property>
-         |</configuration>
-         |""".stripMargin
-    )
-    s"$dir${File.pathSeparator}${serviceJar.getAbsolutePath}"
-  }
-
-  private def startCluster(): Unit = {
+  private def start(): Unit = {
     yarn.start()
     nm = new NodeManagerProcess(
       yarn.config,
@@ -92,7 +64,8 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
         "yarn.nodemanager.aux-services" -> s"mapreduce_shuffle,spark_shuffle,$SecondName",
         s"yarn.nodemanager.aux-services.$SecondName.class" ->
           "io.github.kaeshuffle.yarn.KaeYarnShuffleService",
-        s"yarn.nodemanager.aux-services.$SecondName.classpath" -> secondServiceClasspath(),
+        s"yarn.nodemanager.aux-services.$SecondName.classpath" ->
+          YarnDaemon.namedServiceClasspath(SecondName, secondPort, serviceJar),
         "yarn.nodemanager.aux-services.mapreduce_shuffle.class" ->
           "org.apache.hadoop.mapred.ShuffleHandler",
         "yarn.nodemanager.aux-services.spark_shuffle.class" ->
@@ -112,13 +85,6 @@ class YarnShuffleServiceSuite extends MatrixTests with BeforeAndAfterAll {
     )
     nm.start(Seq(servicePort, secondPort))
     nm.awaitMapReduceShuffle()
-  }
-
-  override def afterAll(): Unit = {
-    try if (nm != null) nm.kill()
-    finally
-      try yarn.stop()
-      finally super.afterAll()
   }
 
   private def serviceConf(): Map[String, String] =
