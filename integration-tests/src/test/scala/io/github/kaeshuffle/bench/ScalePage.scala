@@ -64,9 +64,10 @@ object ScalePage {
     Files.write(csv, lines.asJava)
     val picture = draw(out, all)
     val readme = out.resolve("README.md")
+    val before = Some(readme).filter(Files.exists(_)).map(Files.readString)
     Files.write(
       readme,
-      page(all, args, picture, title(readme), PageNotes.of(readme)).getBytes(
+      page(all, args, picture, title(before), before.flatMap(PageNotes.parse)).getBytes(
         StandardCharsets.UTF_8))
   }
 
@@ -128,10 +129,9 @@ object ScalePage {
   private def med(rs: Seq[Run])(f: Run => Double): Double = median(rs.map(f))
 
   /** The page's title: its own where it has one (a page of another out dir names itself). */
-  private def title(readme: Path): String =
-    Some(readme).filter(Files.exists(_)).map(p => Files.readAllLines(p).asScala.headOption)
-      .flatten.filter(_.startsWith("# ")).getOrElse(
-        "# The study's workloads, sizes and node shapes")
+  private def title(before: Option[String]): String =
+    before.flatMap(_.linesIterator.take(1).toList.headOption).filter(_.startsWith("# "))
+      .getOrElse("# The study's workloads, sizes and node shapes")
 
   private def page(
       all: Seq[Run],

