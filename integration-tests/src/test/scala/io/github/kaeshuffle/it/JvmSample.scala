@@ -35,12 +35,7 @@ object JvmSample {
   private val MiB = 1024.0 * 1024
 
   def take(): Map[String, Double] = {
-    System.gc()
-    // What each heap pool held right after the last collection: the heap in use read now would
-    // count what other threads allocated since (once 355 MiB in a short soak).
-    val heap = ManagementFactory.getMemoryPoolMXBeans.asScala
-      .filter(_.getType == MemoryType.HEAP).flatMap(p => Option(p.getCollectionUsage))
-      .map(_.getUsed).sum
+    val heap = (1 to 3).map(_ => heapAfterCollection()).min
     val pools = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
     val direct = pools.map(_.getMemoryUsed).sum + DirectMemory.mappedBytes()
     val (encoders, decoders) = KaeSparkAccess.nativeCodecsCreated
@@ -53,6 +48,20 @@ object JvmSample {
       "encoders" -> encoders.toDouble,
       "decoders" -> decoders.toDouble
     )
+  }
+
+  /**
+   * What the heap pools held right after a full collection. The heap in use read now would count
+   * what other threads allocated since; and a young collection of their allocations between the
+   * full one and the read leaves its survivors in the pools' figures, which is why the least of a
+   * few collections is taken: in a test JVM shared with other suites one sample can sit tens of
+   * MiB above the next.
+   */
+  private def heapAfterCollection(): Long = {
+    System.gc()
+    ManagementFactory.getMemoryPoolMXBeans.asScala
+      .filter(_.getType == MemoryType.HEAP).flatMap(p => Option(p.getCollectionUsage))
+      .map(_.getUsed).sum
   }
 
   /** The process's pid with its sample, as an executor's task returns it. */

@@ -49,9 +49,10 @@ object Soak {
 
   /**
    * The samples, and what the driver still held once the streaming query stopped and the context
-   * cleaner caught up: shuffles tracked, accumulators registered, files in the local dirs.
+   * cleaner caught up: shuffles tracked, accumulators registered, files in the local dirs; and the
+   * classes whose live bytes in the driver grew most from the end of warm-up to the last sample.
    */
-  case class Run(samples: Seq[Sample], released: Map[String, Double])
+  case class Run(samples: Seq[Sample], released: Map[String, Double], driverGrew: Seq[String])
 
   /** Spark's own UI retention for the soak, low so that its own store is full early. */
   val RetainedStages = 200
@@ -75,22 +76,27 @@ object Soak {
     // Accumulators are counted per JVM: those of applications run before in it are left out.
     val before = KaeSparkAccess.accumulatorsRegistered
     Sessions.withSession(settings(conf)) { spark =>
-      val samples = drive(spark, plan, checkpoint, before)
+      val (samples, driverGrew) = drive(spark, plan, checkpoint, before)
       val left = released(spark, before)
       Log.info(s"Soak released: $left")
-      Run(samples, left)
+      Run(samples, left, driverGrew)
     }
   }
 
-  /** Runs the iterative job beside the streaming query, sampling; stops the query at the end. */
+  /**
+   * Runs the iterative job beside the streaming query, sampling; stops the query at the end. The
+   * driver's class histogram is taken once warm-up ends (the first sample past a third of the
+   * shuffles, where [[growth]] starts) and after the last sample.
+   */
   private def drive(
       spark: SparkSession,
       plan: Plan,
       checkpoint: File,
-      before: Long): Seq[Sample] = {
+      before: Long): (Seq[Sample], Seq[String]) = {
     val query = stream(spark, plan.streamPartitions, checkpoint)
     val start = System.nanoTime()
     val samples = ArrayBuffer[Sample]()
+    var warm = Option.empty[Map[String, Long]]
     var i = 0
     try {
       while (i < plan.shuffles || batches(query) < plan.batches) {
@@ -100,11 +106,14 @@ object Soak {
           val seconds = (System.nanoTime() - start) / 1e9
           samples += Sample(i, batches(query), seconds, measure(spark, before))
           Log.info(s"Soak sample: ${samples.last}")
+          if (warm.isEmpty && i >= plan.shuffles / 3) warm = Some(HeapHistogram.take())
         }
         query.exception.foreach(e => throw e)
       }
     } finally query.stop()
-    samples.toSeq
+    val grew = warm.map(HeapHistogram.grown(_, HeapHistogram.take())).getOrElse(Nil)
+    Log.info(s"Soak driver classes grown after warm-up: ${grew.mkString(", ")}")
+    (samples.toSeq, grew)
   }
 
   /**

@@ -60,7 +60,11 @@ class SoakSuite extends MatrixTests {
       info(f"$measure: ${kae.last.values(measure)}%.1f at the end, $grew%.2f per 1,000 " +
         f"shuffles after warm-up" + sparkGrew.fold("")(g => f" (Spark's shuffle: $g%.2f)"))
       val allowed = bound + noise * 1000 / span + sparkGrew.getOrElse(0.0).max(0.0)
-      assert(grew <= allowed, s"$measure grows by $grew per 1,000 shuffles")
+      assert(
+        grew <= allowed,
+        s"$measure grows by $grew per 1,000 shuffles" +
+          (if (measure == "driver.heapMiB") run.driverGrew.mkString(" (most grown: ", ", ", ")")
+           else ""))
     }
     assert(kae.forall(_.values("uiKaeStageRows") <= Soak.RetainedStages))
     assert(kae.last.values("localFiles") < 2000, "shuffle files stay until the end")
