@@ -50,14 +50,7 @@ fi
 cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
 sdist="$cache/pyspark-$version.tar.gz"
 mkdir -p "$cache"
-if [ ! -f "$sdist" ]; then
-  echo "[kae] downloading pyspark $version's source archive (about 450 MB, once per machine)" >&2
-  dl=$(mktemp -d "$cache/pyspark-$version.XXXXXX")
-  python3 -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
-    -d "$dl" "pyspark==$version" >&2
-  mv "$dl/pyspark-$version.tar.gz" "$sdist"
-  rm -rf "$dl"
-fi
+[ -f "$sdist" ] || integration-tests/src/test/scripts/pyspark-sdist.sh "$version" "$sdist" "$sha"
 actual=$(sha256sum "$sdist" | cut -d' ' -f1)
 if [ "$actual" != "$sha" ]; then
   mv "$sdist" "$sdist.refused"

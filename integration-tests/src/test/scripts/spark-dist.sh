@@ -76,23 +76,6 @@ maven_jars() {
   rm -f "$into/pom.xml" "$into/maven.log"
 }
 
-# The release's pyspark source archive from PyPI into $1, checked against the index's SHA-256.
-fetch_archive() {
-  local archive=$1 index="https://pypi.org/simple/pyspark/" link sha
-  echo "[kae] Maven Central has no Spark $version: fetching its pyspark source archive from" \
-       "PyPI (about 450 MB, once per machine)" >&2
-  link=$(curl -fsS "$index" | grep -o "https://[^\"]*/pyspark-${version//./\\.}\.tar\.gz#sha256=[0-9a-f]*" |
-    head -1) || true
-  [ -n "$link" ] || { echo "[kae] ERROR: $index lists no pyspark-$version.tar.gz" >&2; return 1; }
-  sha=${link##*#sha256=}
-  curl -fsS -o "$archive.part" "${link%%#*}" &&
-    echo "$sha  $archive.part" | sha256sum -c --quiet >&2 || {
-    rm -f "$archive.part"
-    echo "[kae] ERROR: pyspark-$version.tar.gz did not download whole from PyPI" >&2
-    return 1; }
-  mv "$archive.part" "$archive"
-}
-
 # Into $1/jars: the pinned or fetched archive's jars, or Maven Central's.
 fill_jars() {
   local into=$1 archive="$cache/pyspark-$version.tar.gz"
@@ -101,7 +84,7 @@ fill_jars() {
     grep -m1 -o "[A-Za-z ]*org.apache.spark:spark-parent_$scala:pom:$version[^@]*" "$into/maven.log" >&2 ||
       tail -20 "$into/maven.log" >&2
     rm -rf "${into:?}"/*
-    fetch_archive "$archive" || return 1
+    "$(dirname "$0")/pyspark-sdist.sh" "$version" "$archive" || return 1
   fi
   echo "[kae] unpacking Spark $version's jars from $archive into $home" >&2
   tar -xzf "$archive" -C "$into" --wildcards "pyspark-$version/deps/jars/*.jar"
