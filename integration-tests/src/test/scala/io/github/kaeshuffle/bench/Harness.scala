@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
-import io.github.kaeshuffle.codec.{CodecKind, CodecOptions, KaeZipPreflight}
+import io.github.kaeshuffle.codec.{CodecKind, CodecOptions}
+import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight
 import io.github.kaeshuffle.it.Sessions
 import io.github.kaeshuffle.workloads.{WorkloadJobs, Workloads}
 import org.knowm.xchart.{CategoryChart, CategoryChartBuilder}

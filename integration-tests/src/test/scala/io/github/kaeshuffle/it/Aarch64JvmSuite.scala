@@ -150,7 +150,7 @@ class Aarch64JvmSuite extends MatrixTests {
       s"$javaHome/bin/java",
       "-cp",
       s"${Submit.distJar}:$slf4j",
-      "io.github.kaeshuffle.codec.KaeZipPreflight") ++ args
+      "io.github.kaeshuffle.codec.kaezip.KaeZipPreflight") ++ args
     val out = Files.createTempFile("preflight", ".txt").toFile
     val p = new ProcessBuilder(cmd.asJava).redirectErrorStream(true).redirectOutput(out).start()
     assert(p.waitFor(300, TimeUnit.SECONDS), s"the preflight did not end: ${cmd.mkString(" ")}")

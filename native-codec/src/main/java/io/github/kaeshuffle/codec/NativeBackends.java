@@ -13,6 +13,8 @@
  */
 package io.github.kaeshuffle.codec;
 
+import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight;
+import io.github.kaeshuffle.codec.kaezip.KaeZipReport;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

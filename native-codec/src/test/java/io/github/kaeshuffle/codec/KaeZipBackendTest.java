@@ -18,6 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight;
+import io.github.kaeshuffle.codec.kaezip.KaeZipReport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

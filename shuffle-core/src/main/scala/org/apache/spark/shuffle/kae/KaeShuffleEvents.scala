@@ -13,7 +13,8 @@
  */
 package org.apache.spark.shuffle.kae
 
-import io.github.kaeshuffle.codec.{Codecs, KaeZipPreflight}
+import io.github.kaeshuffle.codec.Codecs
+import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight
 
 import org.apache.spark.SparkConf
 import org.apache.spark.scheduler.SparkListenerEvent

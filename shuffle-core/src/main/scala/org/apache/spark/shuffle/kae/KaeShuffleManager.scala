@@ -16,7 +16,8 @@ package org.apache.spark.shuffle.kae
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 
-import io.github.kaeshuffle.codec.{BlockCodec, Codecs, KaeZipPreflight}
+import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
+import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
 import io.github.kaeshuffle.writer.LadderEncoders
 

@@ -11,8 +11,14 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.codec;
+package io.github.kaeshuffle.codec.kaezip;
 
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.BlockCompressor;
+import io.github.kaeshuffle.codec.BlockDecompressor;
+import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.CodecFormat;
+import io.github.kaeshuffle.codec.Codecs;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

@@ -11,8 +11,13 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.codec;
+package io.github.kaeshuffle.codec.kaezip;
 
+import io.github.kaeshuffle.codec.BlockCodec;
+import io.github.kaeshuffle.codec.CodecException;
+import io.github.kaeshuffle.codec.CodecKind;
+import io.github.kaeshuffle.codec.CodecOptions;
+import io.github.kaeshuffle.codec.Codecs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * {@link KaeZipReport} is the verdict: "hardware in use", or why not.
  *
  * <p>Run it as {@code java -cp kae-shuffle-spark<line>_<scala>-<version>.jar:<slf4j-api jar>
- * io.github.kaeshuffle.codec.KaeZipPreflight [--library PATH]} (docs/yarn.md); exit status 0 when
- * the hardware is in use, 1 when not, 2 for a bad argument.
+ * io.github.kaeshuffle.codec.kaezip.KaeZipPreflight [--library PATH]} (docs/yarn.md); exit status 0
+ * when the hardware is in use, 1 when not, 2 for a bad argument.
  */
 public final class KaeZipPreflight {
   private static final Logger LOG = LoggerFactory.getLogger(KaeZipPreflight.class);

@@ -11,8 +11,9 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.codec;
+package io.github.kaeshuffle.codec.kaezip;
 
+import io.github.kaeshuffle.codec.NativeLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

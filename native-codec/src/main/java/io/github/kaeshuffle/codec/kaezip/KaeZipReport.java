@@ -11,7 +11,7 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.codec;
+package io.github.kaeshuffle.codec.kaezip;
 
 import java.util.ArrayList;
 import java.util.Collections;
