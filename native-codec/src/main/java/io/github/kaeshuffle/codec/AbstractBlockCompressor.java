@@ -49,8 +49,8 @@ abstract class AbstractBlockCompressor implements BlockCompressor {
 
   @Override
   public final int compress(ByteBuffer src, ByteBuffer dst) throws CodecException {
-    Buffers in = Buffers.source(src);
-    Buffers out = Buffers.destination(dst);
+    BufferArgument in = BufferArgument.source(src);
+    BufferArgument out = BufferArgument.destination(dst);
     int n =
         run(in.target(), in.offset(), src.remaining(), out.target(), out.offset(), dst.remaining());
     src.position(src.limit());

@@ -59,8 +59,8 @@ abstract class AbstractBlockDecompressor implements BlockDecompressor {
               + rawLength
               + " does not fit.");
     }
-    Buffers in = Buffers.source(src);
-    Buffers out = Buffers.destination(dst);
+    BufferArgument in = BufferArgument.source(src);
+    BufferArgument out = BufferArgument.destination(dst);
     run(in.target(), in.offset(), src.remaining(), out.target(), out.offset(), rawLength);
     src.position(src.limit());
     dst.position(dst.position() + rawLength);

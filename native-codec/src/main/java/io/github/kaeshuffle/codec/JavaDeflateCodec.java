@@ -85,7 +85,7 @@ final class JavaDeflateCodec implements BlockCodec {
       deflater.reset();
       // Arrays, not buffers: Deflater takes ByteBuffers only from Java 11, and the Spark 3.5
       // jars run on Java 8. A direct buffer goes through a copy (this is the fallback codec).
-      byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
+      byte[] in = BufferArgument.arrayOf(src, srcOff, srcLen);
       deflater.setInput(in, in == src ? srcOff : 0, srcLen);
       deflater.finish();
       byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[room];
@@ -98,7 +98,7 @@ final class JavaDeflateCodec implements BlockCodec {
         throw CodecException.ofNative(name(), "compress", NativeError.DST_TOO_SMALL.code());
       }
       if (out != dst) {
-        Buffers.view(dst, dstOff, n).put(out, 0, n);
+        BufferArgument.view(dst, dstOff, n).put(out, 0, n);
       }
       return n;
     }
@@ -122,7 +122,7 @@ final class JavaDeflateCodec implements BlockCodec {
         Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
         throws CodecException {
       inflater.reset();
-      byte[] in = Buffers.arrayOf(src, srcOff, srcLen);
+      byte[] in = BufferArgument.arrayOf(src, srcOff, srcLen);
       inflater.setInput(in, in == src ? srcOff : 0, srcLen);
       byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[rawLength];
       int at = out == dst ? dstOff : 0;
@@ -135,7 +135,7 @@ final class JavaDeflateCodec implements BlockCodec {
             NativeError.TRAILING, "has " + inflater.getRemaining() + " bytes after its end");
       }
       if (out != dst) {
-        Buffers.view(dst, dstOff, rawLength).put(out, 0, produced);
+        BufferArgument.view(dst, dstOff, rawLength).put(out, 0, produced);
       }
       return produced;
     }

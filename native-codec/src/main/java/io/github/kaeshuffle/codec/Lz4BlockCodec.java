@@ -59,8 +59,8 @@ final class Lz4BlockCodec implements BlockCodec {
       @Override
       protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
           throws CodecException {
-        ByteBuffer in = Buffers.view(src, srcOff, srcLen);
-        ByteBuffer out = Buffers.view(dst, dstOff, room);
+        ByteBuffer in = BufferArgument.view(src, srcOff, srcLen);
+        ByteBuffer out = BufferArgument.view(dst, dstOff, room);
         try {
           return compressor.compress(in, srcOff, srcLen, out, dstOff, room);
         } catch (LZ4Exception e) {
@@ -80,8 +80,8 @@ final class Lz4BlockCodec implements BlockCodec {
       protected int doDecompress(
           Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
           throws CodecException {
-        ByteBuffer in = Buffers.view(src, srcOff, srcLen);
-        ByteBuffer out = Buffers.view(dst, dstOff, rawLength);
+        ByteBuffer in = BufferArgument.view(src, srcOff, srcLen);
+        ByteBuffer out = BufferArgument.view(dst, dstOff, rawLength);
         int n;
         try {
           n = decompressor.decompress(in, srcOff, srcLen, out, dstOff, rawLength);

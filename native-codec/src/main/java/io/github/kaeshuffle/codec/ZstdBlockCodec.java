@@ -73,13 +73,13 @@ final class ZstdBlockCodec implements BlockCodec {
                 (ByteBuffer) dst, dstOff, room, (ByteBuffer) src, srcOff, srcLen);
           }
           if (dst instanceof byte[]) {
-            byte[] s = Buffers.arrayOf(src, srcOff, srcLen);
+            byte[] s = BufferArgument.arrayOf(src, srcOff, srcLen);
             return ctx.compressByteArray(
                 (byte[]) dst, dstOff, room, s, s == src ? srcOff : 0, srcLen);
           }
           byte[] out = new byte[room];
           int n = ctx.compressByteArray(out, 0, room, (byte[]) src, srcOff, srcLen);
-          Buffers.view(dst, dstOff, n).put(out, 0, n);
+          BufferArgument.view(dst, dstOff, n).put(out, 0, n);
           return n;
         } catch (ZstdException e) {
           throw new CodecException("zstd compress failed: " + e.getMessage(), e);
@@ -108,14 +108,14 @@ final class ZstdBlockCodec implements BlockCodec {
                 ctx.decompressDirectByteBuffer(
                     (ByteBuffer) dst, dstOff, rawLength, (ByteBuffer) src, srcOff, srcLen);
           } else if (dst instanceof byte[]) {
-            byte[] s = Buffers.arrayOf(src, srcOff, srcLen);
+            byte[] s = BufferArgument.arrayOf(src, srcOff, srcLen);
             n =
                 ctx.decompressByteArray(
                     (byte[]) dst, dstOff, rawLength, s, s == src ? srcOff : 0, srcLen);
           } else {
             byte[] out = new byte[rawLength];
             n = ctx.decompressByteArray(out, 0, rawLength, (byte[]) src, srcOff, srcLen);
-            Buffers.view(dst, dstOff, rawLength).put(out, 0, Math.max(0, n));
+            BufferArgument.view(dst, dstOff, rawLength).put(out, 0, Math.max(0, n));
           }
         } catch (ZstdException e) {
           throw new CorruptBlockException("zstd decompress failed: " + e.getMessage(), e);

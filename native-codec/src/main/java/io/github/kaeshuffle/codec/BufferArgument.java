@@ -19,11 +19,11 @@ import java.nio.ByteBuffer;
  * A buffer argument reduced to what every backend can take: a {@code byte[]} or a direct {@code
  * ByteBuffer}, plus an absolute offset into it (independent of any position).
  */
-final class Buffers {
+final class BufferArgument {
   private final Object target;
   private final int offset;
 
-  Buffers(Object target, int offset) {
+  BufferArgument(Object target, int offset) {
     this.target = target;
     this.offset = offset;
   }
@@ -37,26 +37,26 @@ final class Buffers {
   }
 
   /** The backing array of a heap buffer, the buffer itself if direct, else a copy of its bytes. */
-  static Buffers source(ByteBuffer b) {
+  static BufferArgument source(ByteBuffer b) {
     if (b.hasArray()) {
-      return new Buffers(b.array(), b.arrayOffset() + b.position());
+      return new BufferArgument(b.array(), b.arrayOffset() + b.position());
     } else if (b.isDirect()) {
-      return new Buffers(b, b.position());
+      return new BufferArgument(b, b.position());
     }
     // A read-only heap buffer exposes no array: read its bytes through a copy.
     byte[] copy = new byte[b.remaining()];
     b.duplicate().get(copy);
-    return new Buffers(copy, 0);
+    return new BufferArgument(copy, 0);
   }
 
   /** Like {@link #source} for a buffer that will be written. */
-  static Buffers destination(ByteBuffer b) {
+  static BufferArgument destination(ByteBuffer b) {
     if (b.isReadOnly()) {
       throw new java.nio.ReadOnlyBufferException();
     }
     return b.hasArray()
-        ? new Buffers(b.array(), b.arrayOffset() + b.position())
-        : new Buffers(b, b.position());
+        ? new BufferArgument(b.array(), b.arrayOffset() + b.position())
+        : new BufferArgument(b, b.position());
   }
 
   /** A ByteBuffer over {@code [offset, offset + length)} of a byte[] or direct buffer target. */
