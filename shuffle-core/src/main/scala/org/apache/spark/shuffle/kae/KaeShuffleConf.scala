@@ -16,64 +16,23 @@ package org.apache.spark.shuffle.kae
 import java.util.Locale
 import java.util.concurrent.TimeUnit
 
-import scala.collection.mutable
-import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.{CodecKind, CodecOptions}
 import io.github.kaeshuffle.format.BlockFormat
 import io.github.kaeshuffle.writer.WriterSettings
 
-import org.apache.spark.SparkConf
-import org.apache.spark.internal.config.{
-  ConfigBuilder,
-  ConfigEntry,
-  OptionalConfigEntry,
-  TypedConfigBuilder
-}
+import org.apache.spark.internal.config.{ConfigEntry, OptionalConfigEntry}
 import org.apache.spark.network.util.ByteUnit
 import org.apache.spark.shuffle.kae.doctor.EngineModel
 
 /**
  * Every setting of KAE Shuffle, declared once as a Spark config entry with its doc, default and a
- * check that rejects bad values at start-up with a sentence naming the key. docs/configuration.md
- * is generated from these entries ([[markdown]]) and a test fails when the two drift apart.
+ * check that rejects bad values at start-up with a sentence naming the key (how: the
+ * [[ConfDeclarations]] it extends). docs/configuration.md is generated from these entries
+ * ([[ConfigurationPage]]) and a test fails when the two drift apart.
  */
-private[spark] object KaeShuffleConf {
-  val PREFIX = "spark.shuffle.kae."
-
-  private val entries = ArrayBuffer[ConfigEntry[_]]()
-
-  /** What each setting accepts, as its check says it: configuration.md's "accepts" column. */
-  private val accepted = mutable.LinkedHashMap[String, String]()
-
-  private implicit class Accepts[T](b: TypedConfigBuilder[T]) {
-
-    /** Spark's checkValue, whose message ("Use 1k to 8m.") is also the docs' column. */
-    def accepts(valid: T => Boolean, message: String): TypedConfigBuilder[T] = {
-      accepted(b.parent.key) = message.stripPrefix("Use ").stripPrefix("Give ").stripSuffix(".")
-      b.checkValue(valid, message)
-    }
-
-    /** For a value checked with others (a codec's level, by the codec): the docs' column only. */
-    def acceptsCheckedBy(text: String): TypedConfigBuilder[T] = {
-      accepted(b.parent.key) = text
-      b
-    }
-  }
-
-  private implicit class AcceptsOneOf(b: TypedConfigBuilder[String]) {
-
-    /** Spark's checkValues, the values listed in the docs' column. */
-    def acceptsOneOf(values: Seq[String]): TypedConfigBuilder[String] = {
-      accepted(b.parent.key) = values.map(v => s"`$v`").mkString(", ")
-      b.checkValues(values.toSet)
-    }
-  }
-
-  private def entry(key: String): ConfigBuilder =
-    ConfigBuilder(PREFIX + key).version("0.1.0").onCreate(e => entries += e)
-
+private[spark] object KaeShuffleConf extends ConfDeclarations("spark.shuffle.kae.") {
   val ENABLED: ConfigEntry[Boolean] = entry("enabled")
     .doc("When false, every shuffle falls back to Spark's built-in sort shuffle (the manager " +
       "stays installed, so the setting can change between applications without redeploying).")
@@ -328,33 +287,4 @@ private[spark] object KaeShuffleConf {
     .intConf
     .accepts(_ >= 1, "Use 1 or more.")
     .createWithDefault(EngineModel.KaeZip.decompressMBps.toInt)
-
-  /** All entries, in declaration order. */
-  def all: Seq[ConfigEntry[_]] = entries.toSeq
-
-  /** Keys under the prefix that no entry declares: almost always typos. */
-  def unknownKeys(conf: SparkConf): Seq[String] = {
-    val known = all.map(_.key).toSet
-    conf.getAll.map(_._1).filter(k => k.startsWith(PREFIX) && !known.contains(k)).sorted.toSeq
-  }
-
-  /**
-   * The application's settings under the prefix whose value differs from the default as written
-   * (a setting spelled as its default, `codec=auto`, is left out; unknown keys are kept).
-   */
-  def differFromDefaults(conf: SparkConf): Map[String, String] = {
-    val defaults = all.map(e => e.key -> e.defaultValueString).toMap
-    conf.getAll.filter { case (k, v) =>
-      k.startsWith(PREFIX) && !defaults.get(k).exists(_.equalsIgnoreCase(v.trim))
-    }.toMap
-  }
-
-  /** What `e` accepts: its check's own words, else by its type. */
-  private[kae] def accepts(e: ConfigEntry[_]): String =
-    accepted.getOrElse(
-      e.key,
-      e.defaultValueString match {
-        case "true" | "false" => "`true`, `false`"
-        case _ => "any"
-      })
 }
