@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026 The KAE Shuffle authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except
+ * in compliance with the License. You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software distributed under the License
+ * is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express
+ * or implied. See the License for the specific language governing permissions and limitations under
+ * the License.
+ */
+package io.github.kaeshuffle.writer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class DiskCostTest {
+  @Test
+  void nothingWrittenCostsNothing() {
+    DiskCost c = new DiskCost();
+    assertEquals(0, c.nanosPerByte());
+    c.add(1_000_000, 0); // a task that stored nothing says nothing of the disk
+    assertEquals(0, c.nanosPerByte());
+    assertFalse(c.covers(1));
+  }
+
+  @Test
+  void tasksWeighByTheirBytes() {
+    DiskCost c = new DiskCost();
+    c.add(100, 100); // 1 ns per byte
+    c.add(3000, 1000); // 3 ns per byte, ten times the bytes
+    double expected = (100 * DecayedRate.KEEP + 3000) / (100 * DecayedRate.KEEP + 1000);
+    assertEquals(expected, c.nanosPerByte(), 1e-9);
+    assertTrue(c.covers(1000));
+  }
+
+  @Test
+  void oldTasksFade() {
+    DiskCost c = new DiskCost();
+    c.add(20_000, 1000); // a slow disk once
+    for (int i = 0; i < 40; i++) {
+      c.add(1000, 1000); // then 1 ns per byte
+    }
+    assertEquals(1.0, c.nanosPerByte(), 0.01, "forty tasks later the slow one is gone");
+    assertFalse(c.covers(10_000), "the decayed bytes are under four tasks' worth");
+    assertTrue(c.covers(3_000));
+  }
+}
