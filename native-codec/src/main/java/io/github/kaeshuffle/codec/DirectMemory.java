@@ -21,29 +21,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * BufferArgument off the Java heap that are freed explicitly, never left to the garbage collector:
- * the writer's raw blocks and the reader's decode windows live for a task and are large, and on the
+ * Buffers off the Java heap that are freed explicitly, never left to the garbage collector: the
+ * writer's raw blocks and the reader's decode windows live for a task and are large, and on the
  * heap they would be copied by every young collection while the task runs and then grow the old
  * generation.
  *
- * <p>BufferArgument of {@link #MAP_THRESHOLD} bytes or more are mapped from the kernel by the
- * native library and unmapped when freed, so the process's resident memory falls when a task is
- * done with them. The JVM's own direct buffers come from malloc, and glibc, once the first large
- * block is freed, raises its mmap threshold and keeps every later one in its arenas: two task
- * threads freeing their buffers one after another then hold on to them, and peak memory varies
- * widely between identical runs (measured in docs/benchmarks/Partitions.md). Smaller buffers, and
- * all of them when the native library is not loaded or the kernel refuses a mapping, are the JVM's
- * ({@code ByteBuffer.allocateDirect}). A mapped buffer that is never freed is unmapped once the
- * garbage collector finds it unreachable ({@link NativeCleaner}).
+ * <p>Buffers of {@link #MAP_THRESHOLD} bytes or more are mapped from the kernel by the native
+ * library and unmapped when freed, so the process's resident memory falls when a task is done with
+ * them. The JVM's own direct buffers come from malloc, and glibc, once the first large block is
+ * freed, raises its mmap threshold and keeps every later one in its arenas: two task threads
+ * freeing their buffers one after another then hold on to them, and peak memory varies widely
+ * between identical runs (measured in docs/benchmarks/Partitions.md). Smaller buffers, and all of
+ * them when the native library is not loaded or the kernel refuses a mapping, are the JVM's ({@code
+ * ByteBuffer.allocateDirect}). A mapped buffer that is never freed is unmapped once the garbage
+ * collector finds it unreachable ({@link NativeCleaner}).
  *
  * <p>Freeing a JVM direct buffer uses {@code sun.misc.Unsafe.invokeCleaner} (Java 9+); where it is
  * missing (Java 8) its memory is released when the buffer is collected: still correct, later.
  */
 public final class DirectMemory {
   /**
-   * BufferArgument from this size up are mapped from the kernel: 16 pages, past the sizes malloc
-   * serves well from its arenas, below the writer's smallest block (16 KiB doubles to it or past
-   * it).
+   * Buffers from this size up are mapped from the kernel: 16 pages, past the sizes malloc serves
+   * well from its arenas, below the writer's smallest block (16 KiB doubles to it or past it).
    */
   public static final int MAP_THRESHOLD = 64 * 1024;
 
