@@ -23,7 +23,8 @@ if [ "$scala" = any ]; then
 fi
 cache=${KAE_SPARK_CACHE:-$HOME/.cache/kae-shuffle}
 home="$cache/spark-dist-$version-$scala"
-scripts="$(cd "$(dirname "$0")" && pwd)/spark-bin"
+here="$(cd "$(dirname "$0")" && pwd)"
+scripts="$here/spark-bin"
 
 # The tests need what Spark's assembly puts in jars/ for these modules.
 assembly_pom() {
@@ -84,7 +85,7 @@ fill_jars() {
     grep -m1 -o "[A-Za-z ]*org.apache.spark:spark-parent_$scala:pom:$version[^@]*" "$into/maven.log" >&2 ||
       tail -20 "$into/maven.log" >&2
     rm -rf "${into:?}"/*
-    "$(dirname "$0")/pyspark-sdist.sh" "$version" "$archive" || return 1
+    "$here/pyspark-sdist.sh" "$version" "$archive" || return 1
   fi
   echo "[kae] unpacking Spark $version's jars from $archive into $home" >&2
   tar -xzf "$archive" -C "$into" --wildcards "pyspark-$version/deps/jars/*.jar"
