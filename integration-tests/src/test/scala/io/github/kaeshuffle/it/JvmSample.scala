@@ -14,7 +14,7 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
-import java.lang.management.{BufferPoolMXBean, ManagementFactory, MemoryType}
+import java.lang.management.{BufferPoolMXBean, ManagementFactory}
 import java.nio.file.{Files, Paths}
 
 import scala.jdk.CollectionConverters._
@@ -24,9 +24,9 @@ import io.github.kaeshuffle.codec.DirectMemory
 import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
- * What one JVM (the driver, or an executor, from a task) holds now, after a full collection:
- * heap in use, resident memory, direct and mapped memory (the JVM's pools and our native maps),
- * open file descriptors, threads, and the native encoders and decoders its shuffle manager made.
+ * What one JVM (the driver, or an executor, from a task) holds now: live heap objects, resident
+ * memory, direct and mapped memory (the JVM's pools and our native maps), open file descriptors,
+ * threads, and the native encoders and decoders its shuffle manager made.
  */
 object JvmSample {
   val Names: Seq[String] =
@@ -35,7 +35,7 @@ object JvmSample {
   private val MiB = 1024.0 * 1024
 
   def take(): Map[String, Double] = {
-    val heap = (1 to 3).map(_ => heapAfterCollection()).min
+    val heap = liveHeapBytes()
     val pools = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
     val direct = pools.map(_.getMemoryUsed).sum + DirectMemory.mappedBytes()
     val (encoders, decoders) = KaeSparkAccess.nativeCodecsCreated
@@ -51,18 +51,13 @@ object JvmSample {
   }
 
   /**
-   * What the heap pools held right after a full collection. The heap in use read now would count
-   * what other threads allocated since; and a young collection of their allocations between the
-   * full one and the read leaves its survivors in the pools' figures, which is why the least of a
-   * few collections is taken: in a test JVM shared with other suites one sample can sit tens of
-   * MiB above the next.
+   * The bytes of live objects, summed from the class histogram (which runs its own full
+   * collection). The heap pools' "after collection" figures were tried first and were noise: in a
+   * test JVM shared with other suites they rose tens of MiB over a soak while the live objects
+   * that grew added up to a few MiB, since young collections after the full one leave their
+   * survivors, and the old generation's garbage, in the pools' figures.
    */
-  private def heapAfterCollection(): Long = {
-    System.gc()
-    ManagementFactory.getMemoryPoolMXBeans.asScala
-      .filter(_.getType == MemoryType.HEAP).flatMap(p => Option(p.getCollectionUsage))
-      .map(_.getUsed).sum
-  }
+  private def liveHeapBytes(): Long = HeapHistogram.take().values.sum
 
   /** The process's pid with its sample, as an executor's task returns it. */
   def withPid(): (Long, Map[String, Double]) = (ProcessHandle.current().pid(), take())
