@@ -21,7 +21,9 @@ import java.util.function.LongSupplier;
  * docs/tuning.md), taken on one record in {@link #SAMPLE_EVERY} and scaled to every record, so
  * measuring costs two clock reads per {@value #SAMPLE_EVERY} records. The exactly measured time
  * nested in a sample (codec calls, disk writes, fetches: a running total given as {@code excluded})
- * is left out of it. Not thread-safe: one task's thread.
+ * is left out of it. The estimate never exceeds the time since the first record less that exact
+ * time: scaling one unlucky sample by {@value #SAMPLE_EVERY} must not claim more time than passed.
+ * Not thread-safe: one task's thread.
  */
 public final class RecordSample {
   /** One record in this many is timed. A power of two. */
@@ -30,9 +32,11 @@ public final class RecordSample {
   /**
    * A sample longer than this and than {@link #OUTLIER_FACTOR} times the mean so far is left out:
    * it caught the thread descheduled (more runnable threads than cores) or in a GC pause, which
-   * scaling by {@link #SAMPLE_EVERY} would blow up. That time stays in the task's other time.
+   * scaling by {@link #SAMPLE_EVERY} would blow up. That time stays in the task's other time. Well
+   * under a scheduler's time slice (0.75 ms and up), so that a sample that lost its core for one
+   * slice is caught.
    */
-  static final long OUTLIER_NANOS = 1_000_000L;
+  static final long OUTLIER_NANOS = 200_000L;
 
   static final int OUTLIER_FACTOR = 50;
 
@@ -53,6 +57,9 @@ public final class RecordSample {
   private long start;
   private long excludedAtStart;
   private boolean running;
+  private boolean opened;
+  private long openedAt;
+  private long excludedAtOpen;
 
   /**
    * @param excluded running total of the exactly measured nanoseconds to leave out
@@ -79,6 +86,11 @@ public final class RecordSample {
    * again before {@link #end} changes nothing.
    */
   public void begin() {
+    if (!opened) {
+      opened = true;
+      excludedAtOpen = excluded.getAsLong();
+      openedAt = System.nanoTime();
+    }
     if (!running && (records & (SAMPLE_EVERY - 1)) == SAMPLE_EVERY - 1) {
       running = true;
       excludedAtStart = excluded.getAsLong();
@@ -121,11 +133,18 @@ public final class RecordSample {
     }
   }
 
-  /** Estimated time of the operation over every record ended so far (0 when none sampled). */
+  /**
+   * Estimated time of the operation over every record ended so far (0 when none sampled), at most
+   * the time since the first record less the exactly measured time since.
+   */
   public long estimate() {
     if (first != null && count > 0) {
       judgeFirst();
     }
-    return count == 0 ? 0L : (long) ((double) nanos / count * records);
+    if (count == 0) {
+      return 0L;
+    }
+    long passed = System.nanoTime() - openedAt - (excluded.getAsLong() - excludedAtOpen);
+    return Math.min((long) ((double) nanos / count * records), Math.max(0L, passed));
   }
 }
