@@ -108,4 +108,13 @@ object KaeSparkAccess {
 
   /** Whether this Spark loads spark.jars before the executors' shuffle manager (4.0 on). */
   def executorsLoadJarsFirst: Boolean = ManagerShims.current.executorsLoadJarsFirst
+
+  /** Codec calls, in this JVM, of every [[KaeIoCodec]] output stream closed so far. */
+  def ioCodecCalls: Long = KaeIoCodec.counts().codecCalls
+
+  /** Makes Spark's IO codec `className` (a class name, not a short name) as Spark does. */
+  def ioCodec(
+      conf: org.apache.spark.SparkConf,
+      className: String): org.apache.spark.io.CompressionCodec =
+    org.apache.spark.io.CompressionCodec.createCodec(conf, className)
 }
