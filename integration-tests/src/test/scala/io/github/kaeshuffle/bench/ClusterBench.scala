@@ -37,7 +37,8 @@ import io.github.kaeshuffle.workloads.QuerySet
  * page in the output directory and keeps the others, each with the commit and date it ran on.
  *
  * usage: ClusterBench <out dir> <rates, e.g. 250mbit,1gbit,10gbit> <workloads> <size> <reps>
- *   <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4> <scale factor> <TPC-H data> <TPC-DS data>
+ *   <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4, or those of Harness.IoConfigs> <scale factor>
+ *   <TPC-H data> <TPC-DS data>
  */
 object ClusterBench {
 
@@ -77,7 +78,7 @@ object ClusterBench {
     val workloads = args(2).split(',').toSeq
     val size = args(3)
     val reps = args(4).toInt
-    val configs = Harness.named(args(5), Configs)
+    val configs = Harness.named(args(5), Configs ++ Harness.IoConfigs)
     val atRates = workloads.map(_.split('@')).map(w => w(0) -> w.lift(1))
     val dataRoots = Map("tpch" -> Paths.get(args(7)), "tpcds" -> Paths.get(args(8)))
     val sql = atRates.map(_._1).distinct.filter(dataRoots.contains).map { name =>
@@ -236,7 +237,14 @@ object ClusterBench {
 
   private def conf(cluster: NetnsCluster, c: Config, w: Workload): Map[String, String] =
     benchConf(cluster) ++ w.settings ++ c.settings ++
-      (if (c.kae) Map.empty else Map("spark.shuffle.manager" -> "sort"))
+      (if (c.kae) Map.empty else Map("spark.shuffle.manager" -> "sort")) ++
+      // The IO codec is made before any task: the jar on the class paths, as docs/yarn.md shows
+      // for 3.5 (spark.jars puts it in each container's working directory).
+      (if (Harness.usesIoCodec(c)) {
+         Map(
+           "spark.driver.extraClassPath" -> Submit.distJar.getAbsolutePath,
+           "spark.executor.extraClassPath" -> Submit.distJar.getName)
+       } else Map.empty)
 
   /**
    * The cluster's application settings as a user's, with Spark's default shuffle partitions (200)

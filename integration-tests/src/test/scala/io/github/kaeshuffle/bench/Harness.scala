@@ -123,6 +123,26 @@ object Harness {
     )
   }
 
+  private val IoCodec = "spark.io.compression.codec" -> "org.apache.spark.shuffle.kae.KaeIoCodec"
+
+  /** Whether `c` names our IO codec, which Spark makes before any task: our jar must be there. */
+  def usesIoCodec(c: Config): Boolean = c.settings.get(IoCodec._1).contains(IoCodec._2)
+
+  /**
+   * Our `KaeIoCodec` for Spark's IO outside the shuffle (broadcasts, cached blocks): under Spark's
+   * shuffle (`spark-kaeio`), and under ours with `auto` (its IO streams on auto's first step) and
+   * with zstd level 1 for both (`kae-zstd-io`, against Spark's zstd for everything).
+   */
+  val IoConfigs: Seq[Config] = {
+    val auto = kae("auto", "spark-lz4")
+    val zstd = kae("zstd", "spark-zstd")
+    Seq(
+      Config("spark-kaeio", kae = false, "spark-lz4", Map(IoCodec)),
+      auto.copy(name = "kae-auto-io", settings = auto.settings + IoCodec),
+      zstd.copy(name = "kae-zstd-io", settings = zstd.settings + IoCodec)
+    )
+  }
+
   /**
    * One run. `stages`: "stageId:seconds" for every completed stage, `;`-separated; `peakHeap`: the
    * JVM's heap in use, sampled every 50 ms (in local mode the driver JVM is the executor).

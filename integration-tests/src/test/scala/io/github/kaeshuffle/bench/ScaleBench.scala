@@ -56,8 +56,6 @@ object ScaleBench {
       "spark.shuffle.kae.kaezip.skipHardwareCheck" -> "true"))
   }
 
-  private val ioCodec = "spark.io.compression.codec" -> "org.apache.spark.shuffle.kae.KaeIoCodec"
-
   /**
    * Spark's lz4 and zstd, ours by default, with lz4 and with zstd level 1 pinned (auto's choice
    * before it followed the bound), and `kaezip` on the cost model; for Spark's IO outside the
@@ -70,10 +68,8 @@ object ScaleBench {
         auto,
         Harness.kae("lz4", "spark-lz4"),
         Harness.kae("zstd", "spark-lz4"),
-        kaezip,
-        Config("spark-kaeio", kae = false, "spark-lz4", Map(ioCodec)),
-        auto.copy(name = "kae-auto-io", settings = auto.settings + ioCodec)
-      )
+        kaezip) ++
+      Harness.named("spark-kaeio,kae-auto-io", Harness.IoConfigs)
   }
 
   /** What a run asks for: a workload at an input size in bytes. */
@@ -259,7 +255,7 @@ object ScaleBench {
     ) ++
       c.settings ++
       // The IO codec is made before any task, so the driver and executors start with our jar.
-      (if (c.settings.get(ioCodec._1).contains(ioCodec._2)) Submit.onClassPath
+      (if (Harness.usesIoCodec(c)) Submit.onClassPath
        else if (c.kae) Submit.withJars()
        else Map.empty)
 
