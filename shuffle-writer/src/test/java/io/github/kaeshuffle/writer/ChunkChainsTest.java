@@ -30,29 +30,6 @@ import org.junit.jupiter.api.Test;
 class ChunkChainsTest {
   private static final int CHUNK = 64;
 
-  /** A budget that grants up to its size and counts the pages asked for. */
-  private static final class Budget implements MemoryBudget {
-    long free;
-    int asked;
-
-    Budget(long size) {
-      free = size;
-    }
-
-    @Override
-    public long acquire(long bytes) {
-      asked++;
-      long got = Math.min(bytes, free);
-      free -= got;
-      return got;
-    }
-
-    @Override
-    public void release(long bytes) {
-      free += bytes;
-    }
-  }
-
   private static byte[] bytes(int n, int seed) {
     byte[] b = new byte[n];
     for (int i = 0; i < n; i++) {
@@ -85,7 +62,9 @@ class ChunkChainsTest {
   void partitionsInterleavedKeepTheirBytesInOrder() throws IOException {
     ChunkChains c =
         new ChunkChains(
-            new RawChunks(CHUNK, true), 8 * CHUNK, new HeldMemory(new Budget(1 << 20), () -> 0));
+            new RawChunks(CHUNK, true),
+            8 * CHUNK,
+            new HeldMemory(new LimitedBudget(1 << 20), () -> 0));
     RawBlock a = new RawBlock(0);
     RawBlock b = new RawBlock(1);
     byte[] a1 = bytes(100, 1);
@@ -108,7 +87,9 @@ class ChunkChainsTest {
   void aChainStopsAtItsLimit() throws IOException {
     ChunkChains c =
         new ChunkChains(
-            new RawChunks(CHUNK, true), 2 * CHUNK, new HeldMemory(new Budget(1 << 20), () -> 0));
+            new RawChunks(CHUNK, true),
+            2 * CHUNK,
+            new HeldMemory(new LimitedBudget(1 << 20), () -> 0));
     RawBlock p = new RawBlock(0);
     assertTrue(putAll(c, p, bytes(2 * CHUNK - 1, 0)));
     assertFalse(c.full(p));
@@ -120,7 +101,7 @@ class ChunkChainsTest {
 
   @Test
   void freedChunksAreTakenBeforeANewPage() throws IOException {
-    Budget budget = new Budget(1 << 20);
+    LimitedBudget budget = new LimitedBudget(1 << 20);
     ChunkChains c =
         new ChunkChains(new RawChunks(CHUNK, true), 4 * CHUNK, new HeldMemory(budget, () -> 0));
     RawBlock p = new RawBlock(0);
@@ -145,7 +126,7 @@ class ChunkChainsTest {
             new RawChunks(CHUNK, true),
             4 * CHUNK,
             new HeldMemory(
-                new Budget(0),
+                new LimitedBudget(0),
                 () -> {
                   spills[0]++;
                   return 1; // something was spilled: the caller empties the block and retries

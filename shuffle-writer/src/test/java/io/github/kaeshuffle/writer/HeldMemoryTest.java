@@ -22,44 +22,23 @@ import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 class HeldMemoryTest {
-  /** A budget of a fixed size that grants what it has left and counts what is out. */
-  private static final class Budget implements MemoryBudget {
-    long free;
-
-    Budget(long size) {
-      free = size;
-    }
-
-    @Override
-    public long acquire(long bytes) {
-      long got = Math.min(bytes, free);
-      free -= got;
-      return got;
-    }
-
-    @Override
-    public void release(long bytes) {
-      free += bytes;
-    }
-  }
-
   @Test
   void everyByteReservedIsGivenBackOnce() throws IOException {
-    Budget b = new Budget(100);
+    LimitedBudget b = new LimitedBudget(100);
     HeldMemory m = new HeldMemory(b, () -> 0);
     assertTrue(m.reserve(60));
     m.reserveOrFail(30);
-    assertEquals(10, b.free);
+    assertEquals(10, b.free());
     m.release(20);
-    assertEquals(30, b.free);
+    assertEquals(30, b.free());
     m.releaseAll();
     m.releaseAll();
-    assertEquals(100, b.free, "releaseAll gives back the rest, once");
+    assertEquals(100, b.free(), "releaseAll gives back the rest, once");
   }
 
   @Test
   void aShortBudgetSpillsAndAsksTheCallerToTryAgain() throws IOException {
-    Budget b = new Budget(100);
+    LimitedBudget b = new LimitedBudget(100);
     HeldMemory m = new HeldMemory(b, () -> 0);
     assertTrue(m.reserve(80));
     int[] spills = {0};
@@ -73,20 +52,20 @@ class HeldMemoryTest {
             });
     assertFalse(other.reserve(50), "spilled: the caller re-checks and asks again");
     assertEquals(1, spills[0]);
-    assertEquals(100, b.free, "the partial grant went back before the spill");
+    assertEquals(100, b.free(), "the partial grant went back before the spill");
     assertTrue(other.reserve(50));
     other.releaseAll();
-    assertEquals(100, b.free);
+    assertEquals(100, b.free());
   }
 
   @Test
   void nothingLeftToSpillIsAnErrorThatSaysWhatToChange() throws IOException {
-    Budget b = new Budget(10);
+    LimitedBudget b = new LimitedBudget(10);
     HeldMemory m = new HeldMemory(b, () -> 0);
     IOException e = assertThrows(IOException.class, () -> m.reserve(20));
     assertTrue(e.getMessage().contains("spark.executor.memory"), e.getMessage());
-    assertEquals(10, b.free, "nothing kept from a refused reservation");
+    assertEquals(10, b.free(), "nothing kept from a refused reservation");
     assertThrows(IllegalStateException.class, () -> m.reserveOrFail(20));
-    assertEquals(10, b.free);
+    assertEquals(10, b.free());
   }
 }

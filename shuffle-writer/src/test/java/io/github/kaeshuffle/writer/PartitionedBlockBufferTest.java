@@ -44,31 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
 class PartitionedBlockBufferTest {
   private static final int BLOCK = 16 * 1024;
 
-  /** A budget of at most {@code limit} bytes; counts what is outstanding. */
-  static final class LimitedBudget implements MemoryBudget {
-    final long limit;
-    long used;
-    long peak;
-
-    LimitedBudget(long limit) {
-      this.limit = limit;
-    }
-
-    @Override
-    public long acquire(long bytes) {
-      long got = Math.min(bytes, limit - used);
-      used += got;
-      peak = Math.max(peak, used);
-      return got;
-    }
-
-    @Override
-    public void release(long bytes) {
-      used -= bytes;
-      assertTrue(used >= 0, "released more than acquired");
-    }
-  }
-
   /** Collects each partition's bytes; checks partitions come in increasing order. */
   static final class Collected implements PartitionStreams {
     final Map<Integer, ByteArrayOutputStream> out = new HashMap<>();
