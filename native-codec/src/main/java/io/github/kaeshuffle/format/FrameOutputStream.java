@@ -35,6 +35,8 @@ public final class FrameOutputStream extends OutputStream {
   private final OutputStream out;
   private final BlockEncoder encoder;
   private final Consumer<BlockEncoder> release;
+  private final FrameBufferPool pool;
+  private final FrameBufferPool.Buffers buffers;
   private final ByteBuffer block;
   private final ByteBuffer frame;
   private long rawBytes;
@@ -48,12 +50,31 @@ public final class FrameOutputStream extends OutputStream {
    */
   public FrameOutputStream(
       OutputStream out, BlockEncoder encoder, int blockSize, Consumer<BlockEncoder> release) {
-    BlockFormat.checkBlockSize(blockSize);
+    this(out, encoder, unpooled(blockSize), release);
+  }
+
+  /**
+   * @param out where the frames go; closed with this stream
+   * @param encoder encodes each block; handed to {@code release} once, at {@link #close}
+   * @param pool lends the block and frame buffers, given back at {@link #close}
+   */
+  public FrameOutputStream(
+      OutputStream out,
+      BlockEncoder encoder,
+      FrameBufferPool pool,
+      Consumer<BlockEncoder> release) {
     this.out = out;
     this.encoder = encoder;
     this.release = release;
-    this.block = ByteBuffer.allocate(blockSize);
-    this.frame = ByteBuffer.allocate(encoder.maxFrameLength(blockSize));
+    this.pool = pool;
+    this.buffers = pool.borrow(encoder.maxFrameLength(pool.blockSize()));
+    this.block = buffers.block;
+    this.frame = buffers.frame;
+  }
+
+  /** Buffers of the stream's own, never kept. */
+  private static FrameBufferPool unpooled(int blockSize) {
+    return new FrameBufferPool(blockSize, 0);
   }
 
   @Override
@@ -112,7 +133,11 @@ public final class FrameOutputStream extends OutputStream {
       below.write(frame.array(), 0, BlockFormat.STREAM_END_LENGTH);
       below.flush();
     } finally {
-      release.accept(encoder);
+      try {
+        release.accept(encoder);
+      } finally {
+        pool.giveBack(buffers);
+      }
     }
   }
 

@@ -137,6 +137,27 @@ class FrameStreamsTest {
   }
 
   @Test
+  void pooledBuffersAreLentAgainAndStartEmpty() throws IOException {
+    FrameBufferPool pool = new FrameBufferPool(BLOCK, 2);
+    try (BlockEncoder e = new BlockEncoder(TestCodecs.exact(CodecKind.LZ4))) {
+      for (int i = 0; i < 20; i++) {
+        // Streams of every length, some ending mid-block: what one leaves must not reach the next.
+        byte[] data = TestCodecs.data("text", i * BLOCK / 3 + i, i);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (FrameOutputStream out = new FrameOutputStream(bytes, e, pool, x -> {})) {
+          out.write(data, 0, data.length);
+        }
+        assertArrayEquals(data, read(bytes.toByteArray(), null, false), "stream " + i);
+      }
+      FrameOutputStream a = new FrameOutputStream(new ByteArrayOutputStream(), e, pool, x -> {});
+      FrameOutputStream b = new FrameOutputStream(new ByteArrayOutputStream(), e, pool, x -> {});
+      a.close();
+      b.close();
+      assertEquals(2, pool.made(), "one pair per stream open at once");
+    }
+  }
+
+  @Test
   void noBytesAreAnEmptyStream() throws IOException {
     assertArrayEquals(new byte[0], read(new byte[0], null, false));
   }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
 import io.github.kaeshuffle.format.{BlockDecoder, BlockEncoder, DecoderPool, EncoderPool}
-import io.github.kaeshuffle.format.{FrameInputStream, FrameOutputStream}
+import io.github.kaeshuffle.format.{FrameBufferPool, FrameInputStream, FrameOutputStream}
 
 import org.apache.spark.SparkConf
 import org.apache.spark.io.CompressionCodec
@@ -33,8 +33,9 @@ import org.apache.spark.io.CompressionCodec
  * a self-describing frame ([[FrameOutputStream]]), so a stream written with KAEzip reads back
  * anywhere with software zlib. The codec is `spark.shuffle.kae.codec`'s; `auto` takes its first
  * step (KAEzip where it serves, else lz4), as a stream has no stage whose bound could be measured.
- * Each open stream holds one block and one frame on the heap; the native contexts come from pools
- * the JVM's streams share.
+ * Each open output stream holds one block and one frame on the heap, and each input stream one
+ * frame and one block as large as it has read; the output buffers and the native contexts come
+ * from pools the JVM's streams share.
  */
 class KaeIoCodec(conf: SparkConf) extends CompressionCodec {
   private val pools = KaeIoCodec.pools(conf)
@@ -63,13 +64,17 @@ private[spark] object KaeIoCodec {
       2 * cores,
       bound)
     private val decoders = new DecoderPool(codec, 2 * cores, bound)
+    private val buffers = new FrameBufferPool(blockSize, 2 * cores)
     val rawBytes = new AtomicLong
     val storedBytes = new AtomicLong
     val codecCalls = new AtomicLong
     val streams = new AtomicLong
 
     def output(s: OutputStream): OutputStream =
-      new FrameOutputStream(s, encoders.borrow(), blockSize, (e: BlockEncoder) => giveBack(e))
+      new FrameOutputStream(s, encoders.borrow(), buffers, (e: BlockEncoder) => giveBack(e))
+
+    /** Output buffers made: at most the streams open at once, beyond those kept. */
+    def buffersMade: Long = buffers.made()
 
     def input(s: InputStream, continuous: Boolean): InputStream =
       new FrameInputStream(
@@ -97,17 +102,23 @@ private[spark] object KaeIoCodec {
       _ => new Pools(Codecs.select(settings.codecOptions).codec(), settings))
   }
 
-  /** What every pool's output streams wrote, summed: for tests. */
-  case class Counts(rawBytes: Long, storedBytes: Long, codecCalls: Long, streams: Long)
+  /** What every pool's output streams wrote, and the output buffers made, summed: for tests. */
+  case class Counts(
+      rawBytes: Long,
+      storedBytes: Long,
+      codecCalls: Long,
+      streams: Long,
+      buffersMade: Long)
 
   def counts(): Counts = {
-    var c = Counts(0, 0, 0, 0)
+    var c = Counts(0, 0, 0, 0, 0)
     all.values().forEach { p =>
       c = Counts(
         c.rawBytes + p.rawBytes.get,
         c.storedBytes + p.storedBytes.get,
         c.codecCalls + p.codecCalls.get,
-        c.streams + p.streams.get)
+        c.streams + p.streams.get,
+        c.buffersMade + p.buffersMade)
     }
     c
   }

@@ -99,6 +99,10 @@ class KaeIoCodecSuite extends AnyFunSuite {
       assert(raw > (4L << 20), s"$raw bytes through the codec")
       // One call per block: a stream's full blocks, and its last one.
       assert(calls <= raw / (256 * 1024) + streams, s"$calls calls for $raw bytes in $streams")
+      // Output buffers are lent again: made for the streams open at once (Spark's bypass writer
+      // opens one per reduce partition), not for every stream.
+      val made = c.buffersMade - before.buffersMade
+      assert(made < streams, s"$made output buffers made for $streams streams")
     }
   }
 
