@@ -57,7 +57,13 @@ object JvmSample {
    * that grew added up to a few MiB, since young collections after the full one leave their
    * survivors, and the old generation's garbage, in the pools' figures.
    */
-  private def liveHeapBytes(): Long = HeapHistogram.take().values.sum
+  private def liveHeapBytes(): Long = (0 until 3).map { i =>
+    // A task running beside the sample (a micro-batch of the soak's query) can hold one of Spark's
+    // on-heap execution pages (a long[] of up to 64 MiB) at one reading: the least of three
+    // readings apart leaves such passing holdings out.
+    if (i > 0) Thread.sleep(200)
+    HeapHistogram.take().values.sum
+  }.min
 
   /** The process's pid with its sample, as an executor's task returns it. */
   def withPid(): (Long, Map[String, Double]) = (ProcessHandle.current().pid(), take())
