@@ -14,16 +14,14 @@
 package io.github.kaeshuffle.format;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The heap buffers of {@link FrameOutputStream}s, a block and a frame each, lent to one stream at a
  * time and kept for the next: Spark opens a codec stream for every cached block, broadcast piece
  * and task binary, many of them a few KiB, and each would otherwise allocate a whole block and
- * frame. At most {@code maxIdle} pairs are kept; more returned at once are dropped to the
- * collector, and more lent at once are made anew. Thread-safe.
+ * frame. At most {@code maxIdle} pairs are kept ({@link ContextPool}, with no bound on those lent);
+ * more returned at once are dropped to the collector, and more lent at once are made anew.
+ * Thread-safe.
  */
 public final class FrameBufferPool {
   /** One stream's buffers: the block being filled and the frame it is encoded into. */
@@ -38,10 +36,7 @@ public final class FrameBufferPool {
   }
 
   private final int blockSize;
-  private final int maxIdle;
-  private final ConcurrentLinkedQueue<Buffers> idle = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger idleCount = new AtomicInteger();
-  private final AtomicLong made = new AtomicLong();
+  private final ContextPool<Buffers> pairs;
 
   /**
    * @param blockSize raw bytes per frame ({@link BlockFormat#checkBlockSize})
@@ -49,11 +44,8 @@ public final class FrameBufferPool {
    */
   public FrameBufferPool(int blockSize, int maxIdle) {
     BlockFormat.checkBlockSize(blockSize);
-    if (maxIdle < 0) {
-      throw new IllegalArgumentException("Buffers kept: " + maxIdle + ", not at least 0.");
-    }
     this.blockSize = blockSize;
-    this.maxIdle = maxIdle;
+    this.pairs = new ContextPool<>(maxIdle, b -> {});
   }
 
   /**
@@ -62,31 +54,30 @@ public final class FrameBufferPool {
    * software encoder lent for a busy hardware one may bound its frames otherwise).
    */
   Buffers borrow(int frameLength) {
-    Buffers b = idle.poll();
-    if (b != null) {
-      idleCount.decrementAndGet();
+    while (true) {
+      // No bound on the pairs lent: a take either has an idle pair or leave to make one.
+      Buffers b = pairs.take().idle();
+      if (b == null) {
+        pairs.made();
+        return new Buffers(blockSize, frameLength);
+      }
       if (b.frame.capacity() >= frameLength) {
         b.block.clear();
         b.frame.clear();
         return b;
       }
+      pairs.giveBack(b, false); // too small for this encoder's frames: dropped
     }
-    made.incrementAndGet();
-    return new Buffers(blockSize, frameLength);
   }
 
   /** Keeps {@code b} for the next stream, unless {@code maxIdle} are kept already. */
   void giveBack(Buffers b) {
-    if (idleCount.incrementAndGet() <= maxIdle) {
-      idle.offer(b);
-    } else {
-      idleCount.decrementAndGet();
-    }
+    pairs.giveBack(b, true);
   }
 
   /** Pairs made since the pool was: at most the streams open at once, beyond the kept ones. */
   public long made() {
-    return made.get();
+    return pairs.created();
   }
 
   int blockSize() {
