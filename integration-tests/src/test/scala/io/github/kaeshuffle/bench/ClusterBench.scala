@@ -240,11 +240,8 @@ object ClusterBench {
       (if (c.kae) Map.empty else Map("spark.shuffle.manager" -> "sort")) ++
       // The IO codec is made before any task: the jar on the class paths, as docs/yarn.md shows
       // for 3.5 (spark.jars puts it in each container's working directory).
-      (if (Harness.usesIoCodec(c)) {
-         Map(
-           "spark.driver.extraClassPath" -> Submit.distJar.getAbsolutePath,
-           "spark.executor.extraClassPath" -> Submit.distJar.getName)
-       } else Map.empty)
+      (if (Harness.usesIoCodec(c)) Submit.onClassPath(executorPath = Submit.distJar.getName)
+       else Map.empty)
 
   /**
    * The cluster's application settings as a user's, with Spark's default shuffle partitions (200)

@@ -123,7 +123,10 @@ object Harness {
     )
   }
 
-  private val IoCodec = "spark.io.compression.codec" -> "org.apache.spark.shuffle.kae.KaeIoCodec"
+  /** Our IO codec's class, as `spark.io.compression.codec` names it. */
+  val IoCodecClass = "org.apache.spark.shuffle.kae.KaeIoCodec"
+
+  private val IoCodec = "spark.io.compression.codec" -> IoCodecClass
 
   /** Whether `c` names our IO codec, which Spark makes before any task: our jar must be there. */
   def usesIoCodec(c: Config): Boolean = c.settings.get(IoCodec._1).contains(IoCodec._2)

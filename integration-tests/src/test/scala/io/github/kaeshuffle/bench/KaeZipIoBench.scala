@@ -16,7 +16,6 @@ package io.github.kaeshuffle.bench
 import java.awt.Color
 import java.nio.file.{Files, Path, Paths}
 
-import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.codec.{KaeZipModel => Model}
@@ -45,7 +44,7 @@ object KaeZipIoBench {
   /** A codec configuration: the codec Spark's IO uses, and its settings. */
   case class Config(name: String, codec: String, model: Boolean, settings: Map[String, String])
 
-  private val KaeIo = "org.apache.spark.shuffle.kae.KaeIoCodec"
+  private val KaeIo = Harness.IoCodecClass
 
   val Configs: Seq[Config] = Seq(
     Config("spark-lz4", "org.apache.spark.io.LZ4CompressionCodec", model = false, Map()),
@@ -114,9 +113,10 @@ object KaeZipIoBench {
       spark.sparkContext.setCheckpointDir(
         Files.createTempDirectory(Paths.get(sys.props("java.io.tmpdir")), "kae-io-bench").toString)
       Uses.map { use =>
-        val (io, calls, model) = (CountingCodec.counts(), KaeSparkAccess.ioCodecCalls, counters())
+        val (io, calls, model) =
+          (CountingCodec.counts(), KaeSparkAccess.ioCodecCalls, KaeZipModelBench.counters())
         val result = job(use, spark, size)
-        val after = counters()
+        val after = KaeZipModelBench.counters()
         Row(
           use,
           ser,
@@ -158,16 +158,6 @@ object KaeZipIoBench {
         n * 31 + rdd.map(_.hashCode.toLong).reduce(_ + _)
     }
   }
-
-  private def counters(): Map[String, Long] = (for {
-    (dir, d) <- Seq("compress" -> Model.COMPRESS, "decompress" -> Model.DECOMPRESS)
-    (name, i) <- Seq(
-      "sessions" -> Model.SESSIONS,
-      "requests" -> Model.REQUESTS,
-      "calls" -> Model.CALLS,
-      "bytesIn" -> Model.BYTES_IN,
-      "bytesOut" -> Model.BYTES_OUT)
-  } yield s"$dir.$name" -> Model.counter(i, d)).toMap
 }
 
 /** The IO page: its table and chart. */

@@ -239,7 +239,8 @@ object KaeZipModelBench {
     }
   }
 
-  private def counters(): Map[String, Long] = (for {
+  /** The model's counters now, "compress.<name>" and "decompress.<name>", in this JVM. */
+  private[bench] def counters(): Map[String, Long] = (for {
     (dir, d) <- Seq("compress" -> Model.COMPRESS, "decompress" -> Model.DECOMPRESS)
     (name, i) <- Counters.zipWithIndex
   } yield s"$dir.$name" -> Model.counter(i, d)).toMap

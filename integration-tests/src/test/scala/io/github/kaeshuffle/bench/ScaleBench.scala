@@ -255,7 +255,7 @@ object ScaleBench {
     ) ++
       c.settings ++
       // The IO codec is made before any task, so the driver and executors start with our jar.
-      (if (Harness.usesIoCodec(c)) Submit.onClassPath
+      (if (Harness.usesIoCodec(c)) Submit.onClassPath()
        else if (c.kae) Submit.withJars()
        else Map.empty)
 

@@ -114,7 +114,7 @@ class DeployedJarSuite extends MatrixTests {
   matrixTest("spark-submit with the driver's and executors' extra class paths") {
     submitAndCheck(
       "classpath",
-      base("zlib") ++ Submit.onClassPath,
+      base("zlib") ++ Submit.onClassPath(),
       Seq("sort", "lda-edges", "sql-join"))
   }
 

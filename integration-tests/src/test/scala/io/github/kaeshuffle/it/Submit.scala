@@ -91,11 +91,14 @@ object Submit {
     else jars + ("spark.executor.extraClassPath" -> executorPath)
   }
 
-  /** Our deployable jar on the driver's and executors' class paths, as docs/yarn.md shows. */
-  def onClassPath: Map[String, String] = {
-    val jar = distJar.getAbsolutePath
-    Map("spark.driver.extraClassPath" -> jar, "spark.executor.extraClassPath" -> jar)
-  }
+  /**
+   * Our deployable jar on the driver's and executors' class paths, as docs/yarn.md shows;
+   * `executorPath` as the executors see it (on YARN, with spark.jars, the jar's name in each
+   * container's working directory).
+   */
+  def onClassPath(executorPath: String = distJar.getAbsolutePath): Map[String, String] = Map(
+    "spark.driver.extraClassPath" -> distJar.getAbsolutePath,
+    "spark.executor.extraClassPath" -> executorPath)
 
   /** What one application reported (see WorkloadApp), and its output for failure messages. */
   case class Report(lines: Seq[String], log: Path) {
