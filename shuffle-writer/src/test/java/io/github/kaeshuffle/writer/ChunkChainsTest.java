@@ -30,6 +30,12 @@ import org.junit.jupiter.api.Test;
 class ChunkChainsTest {
   private static final int CHUNK = 64;
 
+  /** Chains of at most {@code chunks} chunks, their pages reserved in {@code budget}. */
+  private static ChunkChains chains(int chunks, LimitedBudget budget) {
+    return new ChunkChains(
+        new RawChunks(CHUNK, true), chunks * CHUNK, new HeldMemory(budget, () -> 0));
+  }
+
   private static byte[] bytes(int n, int seed) {
     byte[] b = new byte[n];
     for (int i = 0; i < n; i++) {
@@ -60,11 +66,7 @@ class ChunkChainsTest {
 
   @Test
   void partitionsInterleavedKeepTheirBytesInOrder() throws IOException {
-    ChunkChains c =
-        new ChunkChains(
-            new RawChunks(CHUNK, true),
-            8 * CHUNK,
-            new HeldMemory(new LimitedBudget(1 << 20), () -> 0));
+    ChunkChains c = chains(8, new LimitedBudget(1 << 20));
     RawBlock a = new RawBlock(0);
     RawBlock b = new RawBlock(1);
     byte[] a1 = bytes(100, 1);
@@ -85,11 +87,7 @@ class ChunkChainsTest {
 
   @Test
   void aChainStopsAtItsLimit() throws IOException {
-    ChunkChains c =
-        new ChunkChains(
-            new RawChunks(CHUNK, true),
-            2 * CHUNK,
-            new HeldMemory(new LimitedBudget(1 << 20), () -> 0));
+    ChunkChains c = chains(2, new LimitedBudget(1 << 20));
     RawBlock p = new RawBlock(0);
     assertTrue(putAll(c, p, bytes(2 * CHUNK - 1, 0)));
     assertFalse(c.full(p));
@@ -102,8 +100,7 @@ class ChunkChainsTest {
   @Test
   void freedChunksAreTakenBeforeANewPage() throws IOException {
     LimitedBudget budget = new LimitedBudget(1 << 20);
-    ChunkChains c =
-        new ChunkChains(new RawChunks(CHUNK, true), 4 * CHUNK, new HeldMemory(budget, () -> 0));
+    ChunkChains c = chains(4, budget);
     RawBlock p = new RawBlock(0);
     // The first page has RawChunks.FIRST_PAGE_CHUNKS chunks: fill them, free, fill again.
     assertTrue(putAll(c, p, bytes(RawChunks.FIRST_PAGE_CHUNKS * CHUNK, 0)));
