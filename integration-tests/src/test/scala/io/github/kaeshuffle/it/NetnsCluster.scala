@@ -75,8 +75,9 @@ final class NetnsCluster(
   /** Starts the cluster; each NodeManager is up once the auxiliary service ports accept. */
   def start(servicePorts: Seq[Int] = Nil): this.type = {
     NetnsCluster.script("clean")
-    NetnsCluster.script("up", owner.toString, hosts.toString, rate)
+    // Before "up": a set-up that fails half way still leaves no namespace behind this JVM.
     Runtime.getRuntime.addShutdownHook(cleanup)
+    NetnsCluster.script("up", owner.toString, hosts.toString, rate)
     rm.start()
     YarnDaemon.writeConf(clientConf, rm.config)
     nodeManagers.foreach(_.start(servicePorts))
