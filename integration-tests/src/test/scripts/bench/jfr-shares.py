@@ -10,14 +10,15 @@ the first of these categories that its stack names, from the top frame down: KAE
 code, zstd-jni, lz4-java, Spark's shuffle (its writers, readers, fetcher, the serializer streams
 and the buffered streams around them), else compute and the rest. A generated-code or SQL frame
 met first ends the search as compute: the map side's whole computation runs under the shuffle
-writer's frame, which must not take it. Threads waiting (epoll, park, sleep) are left out.
+writer's frame, which must not take it; so does the benchmarks' own workload code (its package
+names ours). Threads waiting (epoll, Netty's epoll, park, sleep) are left out.
 """
 import collections
 import re
 import subprocess
 import sys
 
-WAITING = ('EPoll.wait', 'Unsafe.park', 'Object.wait', 'Thread.sleep', 'accept0', 'poll0',
+WAITING = ('EPoll.wait', 'epollWait', 'Unsafe.park', 'Object.wait', 'Thread.sleep', 'accept0', 'poll0',
            'waitForProcessExit', 'socketRead0', 'readBytes(FileDescriptor')
 CATEGORIES = [
     ('kae', ('io.github.kaeshuffle', 'org.apache.spark.shuffle.kae')),
@@ -28,7 +29,8 @@ CATEGORIES = [
                        'java.io.DataOutputStream', 'java.io.DataInputStream',
                        'ShuffleExternalSorter', 'org.apache.spark.network.')),
 ]
-COMPUTE = ('GeneratedClass', 'org.apache.spark.sql.', 'parquet', 'janino', 'codehaus')
+COMPUTE = ('GeneratedClass', 'org.apache.spark.sql.', 'parquet', 'janino', 'codehaus',
+           'io.github.kaeshuffle.workloads', 'io.github.kaeshuffle.deploy')
 WEIGHT = {'ExecutionSample': 1, 'NativeMethodSample': 2}
 
 
@@ -42,11 +44,11 @@ def frames_of(event):
 
 def category(frames):
     for frame in frames:
+        if any(mark in frame for mark in COMPUTE):
+            return 'compute and other'
         for name, marks in CATEGORIES:
             if any(mark in frame for mark in marks):
                 return name
-        if any(mark in frame for mark in COMPUTE):
-            return 'compute and other'
     return 'compute and other'
 
 

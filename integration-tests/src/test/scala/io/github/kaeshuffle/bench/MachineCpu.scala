@@ -19,12 +19,22 @@ import java.nio.file.{Files, Paths}
 /**
  * The machine's busy CPU seconds so far (/proc/stat: all but idle and iowait): the CPU of a run
  * whose JVMs are not this one's (applications, their executors, test hosts), on a machine that
- * runs nothing else.
+ * runs nothing else. [[kernelSeconds]] is the part spent in the kernel (system, irq, softirq):
+ * page faults, reclaim and IO, which a JVM's profiler does not see.
  */
 object MachineCpu {
   def seconds(): Double = {
-    val cpu = new String(Files.readAllBytes(Paths.get("/proc/stat")), StandardCharsets.US_ASCII)
-      .linesIterator.next().split("\\s+").drop(1).map(_.toLong)
+    val cpu = fields()
     (cpu.sum - cpu(3) - cpu(4)) / 100.0
   }
+
+  def kernelSeconds(): Double = {
+    val cpu = fields()
+    (cpu(2) + cpu(5) + cpu(6)) / 100.0
+  }
+
+  /** user nice system idle iowait irq softirq steal ..., in clock ticks of 1/100 s. */
+  private def fields(): Array[Long] =
+    new String(Files.readAllBytes(Paths.get("/proc/stat")), StandardCharsets.US_ASCII)
+      .linesIterator.next().split("\\s+").drop(1).map(_.toLong)
 }

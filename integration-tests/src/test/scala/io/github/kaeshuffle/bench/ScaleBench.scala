@@ -163,14 +163,16 @@ object ScaleBench {
     val device = BlockIo.deviceOf(localDir)
     val io0 = BlockIo.now(device)
     val cpu0 = MachineCpu.seconds()
+    val kernel0 = MachineCpu.kernelSeconds()
     val (report, peakRss) = submit(host, item, c, localDir, work)
     val io = BlockIo.now(device) - io0
     val cpu = MachineCpu.seconds() - cpu0
+    val kernel = MachineCpu.kernelSeconds() - kernel0
     JavaUtils.deleteRecursively(localDir.toFile)
     val ok = sameResult(report, expected.getOrElseUpdate((shape, item), report), item.workload)
     val seconds = report.seconds(item.workload)
     println(f"[scale-bench] $shape%-14s ${item.label}%-16s rep $rep ${c.name}%-11s $seconds%8.2f s " +
-      f"$cpu%8.1f CPU s ${peakRss / 1048576.0}%7.0f MiB RSS ${io.writtenBytes / 1048576.0}%8.1f " +
+      f"$cpu%8.1f CPU s ($kernel%.1f kernel) ${peakRss / 1048576.0}%7.0f MiB RSS ${io.writtenBytes / 1048576.0}%8.1f " +
       "MiB to disk" + (if (ok) "" else "  RESULT DIFFERS"))
     val shuffle = report.named("shuffle").headOption.map(_._1.toLong).getOrElse(0L)
     val spilled = report.named("spilled").headOption.map(_._2.head.toLong).getOrElse(0L)
@@ -243,7 +245,7 @@ object ScaleBench {
   }
 
   private def settings(c: Config, item: Item, localDir: Path): Map[String, String] =
-    ScaleJobs.executorSettings(item.workload) ++ Map(
+    withExecutorFlags(ScaleJobs.executorSettings(item.workload) ++ Map(
       "spark.local.dir" -> localDir.toString,
       "spark.driver.memory" -> "1g",
       "spark.executor.memory" -> "2g",
@@ -257,7 +259,20 @@ object ScaleBench {
       // The IO codec is made before any task, so the driver and executors start with our jar.
       (if (Harness.usesIoCodec(c)) Submit.onClassPath()
        else if (c.kae) Submit.withJars()
-       else Map.empty)
+       else Map.empty))
+
+  /**
+   * `-Dkae.bench.executorFlags` (the profile's `bench.executorFlags`) added to the executors' JVM
+   * options: a profiler for one run, e.g. `-XX:StartFlightRecording=filename=/tmp/jfr/` (a
+   * directory: each executor writes its own recording).
+   */
+  private def withExecutorFlags(settings: Map[String, String]): Map[String, String] =
+    sys.props.get("kae.bench.executorFlags").map(_.trim).filter(_.nonEmpty) match {
+      case Some(flags) =>
+        val key = "spark.executor.extraJavaOptions"
+        settings + (key -> (settings.get(key).toSeq :+ flags).mkString(" "))
+      case None => settings
+    }
 
   /** The resident bytes of a process and every process under it (/proc/<pid>/status VmRSS). */
   private def treeRss(root: ProcessHandle): Long =
