@@ -66,18 +66,4 @@ final class BufferArgument {
     }
     return ByteBuffers.range((ByteBuffer) target, offset, offset + length);
   }
-
-  /**
-   * The bytes {@code [offset, offset + length)} of a byte[] or direct buffer target as an array:
-   * the target itself when it is one (same offsets), else a copy starting at 0. For APIs that take
-   * arrays only, or arrays and direct buffers but not a mix of the two.
-   */
-  static byte[] arrayOf(Object target, int offset, int length) {
-    if (target instanceof byte[]) {
-      return (byte[]) target;
-    }
-    byte[] copy = new byte[length];
-    view(target, offset, length).get(copy);
-    return copy;
-  }
 }

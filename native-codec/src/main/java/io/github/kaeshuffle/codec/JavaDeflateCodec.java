@@ -74,6 +74,7 @@ final class JavaDeflateCodec implements BlockCodec {
 
   private final class JavaCompressor extends AbstractBlockCompressor {
     private final Deflater deflater = new Deflater(level, false);
+    private final StagingArrays staging = new StagingArrays();
 
     JavaCompressor() {
       super(JavaDeflateCodec.this);
@@ -84,11 +85,12 @@ final class JavaDeflateCodec implements BlockCodec {
         throws CodecException {
       deflater.reset();
       // Arrays, not buffers: Deflater takes ByteBuffers only from Java 11, and the Spark 3.5
-      // jars run on Java 8. A direct buffer goes through a copy (this is the fallback codec).
-      byte[] in = BufferArgument.arrayOf(src, srcOff, srcLen);
+      // jars run on Java 8. A direct buffer goes through a staging array (this is the fallback
+      // codec).
+      byte[] in = staging.input(src, srcOff, srcLen);
       deflater.setInput(in, in == src ? srcOff : 0, srcLen);
       deflater.finish();
-      byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[room];
+      byte[] out = dst instanceof byte[] ? (byte[]) dst : staging.output(room);
       int at = out == dst ? dstOff : 0;
       int n = 0;
       while (!deflater.finished() && n < room) {
@@ -112,6 +114,7 @@ final class JavaDeflateCodec implements BlockCodec {
   private final class JavaDecompressor extends AbstractBlockDecompressor {
     private final Inflater inflater = new Inflater(false);
     private final byte[] probe = new byte[1];
+    private final StagingArrays staging = new StagingArrays();
 
     JavaDecompressor() {
       super(JavaDeflateCodec.this);
@@ -122,9 +125,9 @@ final class JavaDeflateCodec implements BlockCodec {
         Object src, int srcOff, int srcLen, Object dst, int dstOff, int rawLength)
         throws CodecException {
       inflater.reset();
-      byte[] in = BufferArgument.arrayOf(src, srcOff, srcLen);
+      byte[] in = staging.input(src, srcOff, srcLen);
       inflater.setInput(in, in == src ? srcOff : 0, srcLen);
-      byte[] out = dst instanceof byte[] ? (byte[]) dst : new byte[rawLength];
+      byte[] out = dst instanceof byte[] ? (byte[]) dst : staging.output(rawLength);
       int at = out == dst ? dstOff : 0;
       int produced = inflate(out, at, rawLength);
       if (!inflater.finished()) {

@@ -63,6 +63,7 @@ final class ZstdBlockCodec implements BlockCodec {
   public BlockCompressor newCompressor() {
     ZstdCompressCtx ctx = new ZstdCompressCtx();
     ctx.setLevel(level);
+    StagingArrays staging = new StagingArrays();
     return new AbstractBlockCompressor(this) {
       @Override
       protected int doCompress(Object src, int srcOff, int srcLen, Object dst, int dstOff, int room)
@@ -73,11 +74,11 @@ final class ZstdBlockCodec implements BlockCodec {
                 (ByteBuffer) dst, dstOff, room, (ByteBuffer) src, srcOff, srcLen);
           }
           if (dst instanceof byte[]) {
-            byte[] s = BufferArgument.arrayOf(src, srcOff, srcLen);
+            byte[] s = staging.input(src, srcOff, srcLen);
             return ctx.compressByteArray(
                 (byte[]) dst, dstOff, room, s, s == src ? srcOff : 0, srcLen);
           }
-          byte[] out = new byte[room];
+          byte[] out = staging.output(room);
           int n = ctx.compressByteArray(out, 0, room, (byte[]) src, srcOff, srcLen);
           BufferArgument.view(dst, dstOff, n).put(out, 0, n);
           return n;
@@ -96,6 +97,7 @@ final class ZstdBlockCodec implements BlockCodec {
   @Override
   public BlockDecompressor newDecompressor() {
     ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+    StagingArrays staging = new StagingArrays();
     return new AbstractBlockDecompressor(this) {
       @Override
       protected int doDecompress(
@@ -108,12 +110,12 @@ final class ZstdBlockCodec implements BlockCodec {
                 ctx.decompressDirectByteBuffer(
                     (ByteBuffer) dst, dstOff, rawLength, (ByteBuffer) src, srcOff, srcLen);
           } else if (dst instanceof byte[]) {
-            byte[] s = BufferArgument.arrayOf(src, srcOff, srcLen);
+            byte[] s = staging.input(src, srcOff, srcLen);
             n =
                 ctx.decompressByteArray(
                     (byte[]) dst, dstOff, rawLength, s, s == src ? srcOff : 0, srcLen);
           } else {
-            byte[] out = new byte[rawLength];
+            byte[] out = staging.output(rawLength);
             n = ctx.decompressByteArray(out, 0, rawLength, (byte[]) src, srcOff, srcLen);
             BufferArgument.view(dst, dstOff, rawLength).put(out, 0, Math.max(0, n));
           }
