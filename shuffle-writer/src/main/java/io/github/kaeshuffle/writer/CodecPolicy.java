@@ -28,7 +28,9 @@ import java.util.function.ToDoubleFunction;
  * reference figures relative to a step that has ({@link CodecStep}); choosing it measures it. While
  * the kernel holds writes back the shuffle only moves to stronger steps: the page cache taking a
  * few tasks' writes at once makes the disk look cheap for a moment, while every stored byte still
- * has to reach it.
+ * has to reach it. For the same reason a move to a weaker step, which stores more bytes, prices the
+ * disk over a longer run of tasks ({@link DiskCost#lastingNanosPerByte}): moves to stronger steps
+ * follow the recent tasks, moves back wait until the disk has stayed cheap.
  *
  * <p>Deterministic: the same steps and the same sequence of measurements give the same choices.
  * Thread-safe: tasks of the shuffle record concurrently.
@@ -65,11 +67,12 @@ public final class CodecPolicy {
       encode[i] = new DecayedRate();
       stored[i] = new DecayedRate();
     }
-    this.current = disk.covers(LEAST_BYTES) ? clearlyCheaper(cheapest()) : 0;
+    double recent = disk.nanosPerByte();
+    this.current = disk.covers(LEAST_BYTES) ? clearlyCheaper(cheapest(recent), recent) : 0;
     this.why =
         current == 0
             ? "the ladder's first step"
-            : "the disk's cost on this executor (" + figures() + ")";
+            : "the disk's cost on this executor (" + figures(recent) + ")";
   }
 
   /** The step the next map task uses. */
@@ -98,44 +101,50 @@ public final class CodecPolicy {
     if (!encode[current].covers(LEAST_BYTES)) {
       return Optional.empty();
     }
-    int best = clearlyCheaper(cheapest());
-    if (best == current || (held && best < current)) {
+    double priced = disk.nanosPerByte();
+    int best = clearlyCheaper(cheapest(priced), priced);
+    if (best < current) {
+      // Weaker steps only on the lasting cost, never to a stronger one on it.
+      priced = disk.lastingNanosPerByte();
+      best = held ? current : Math.min(current, clearlyCheaper(cheapest(priced), priced));
+    }
+    if (best == current) {
       return Optional.empty();
     }
     String from = steps.get(current).name();
     why =
         "estimated "
-            + perByte(cost(best))
+            + perByte(cost(best, priced))
             + " against "
-            + perByte(cost(current))
+            + perByte(cost(current, priced))
             + " for "
             + from
             + " ("
-            + figures()
+            + figures(priced)
             + ")";
     current = best;
     return Optional.of(from + " -> " + describe());
   }
 
   /** {@code best} when it is {@link #MARGIN} cheaper than the current step, else the current. */
-  private int clearlyCheaper(int best) {
-    return cost(best) < (1 - MARGIN) * cost(current) ? best : current;
+  private int clearlyCheaper(int best, double diskNanos) {
+    return cost(best, diskNanos) < (1 - MARGIN) * cost(current, diskNanos) ? best : current;
   }
 
-  private int cheapest() {
+  private int cheapest(double diskNanos) {
     int best = current;
     for (int s = 0; s < steps.size(); s++) {
-      if (cost(s) < cost(best)) {
+      if (cost(s, diskNanos) < cost(best, diskNanos)) {
         best = s;
       }
     }
     return best;
   }
 
-  /** Nanoseconds per raw byte that step s costs the stage. */
-  double cost(int s) {
+  /** Nanoseconds per raw byte that step s costs the stage with the disk at diskNanos per byte. */
+  private double cost(int s, double diskNanos) {
     CodecStep step = steps.get(s);
-    return encodeNanos(s) * (1 + step.decodeShare()) + storedRatio(s) * disk.nanosPerByte();
+    return encodeNanos(s) * (1 + step.decodeShare()) + storedRatio(s) * diskNanos;
   }
 
   private double encodeNanos(int s) {
@@ -172,9 +181,8 @@ public final class CodecPolicy {
     return -1;
   }
 
-  private String figures() {
-    StringBuilder b =
-        new StringBuilder("disk " + perByte(disk.nanosPerByte()) + " per stored byte");
+  private String figures(double diskNanos) {
+    StringBuilder b = new StringBuilder("disk " + perByte(diskNanos) + " per stored byte");
     for (int s = 0; s < steps.size(); s++) {
       b.append("; ")
           .append(steps.get(s).name())

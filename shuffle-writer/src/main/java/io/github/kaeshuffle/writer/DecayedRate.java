@@ -22,12 +22,22 @@ final class DecayedRate {
   /** What each earlier task keeps of its weight when the next one is added. */
   static final double KEEP = 0.75;
 
+  private final double keep;
   private double nanos;
   private double bytes;
 
+  DecayedRate() {
+    this(KEEP);
+  }
+
+  /** A rate whose earlier tasks keep {@code keep} of their weight at each new one. */
+  DecayedRate(double keep) {
+    this.keep = keep;
+  }
+
   void add(long taskNanos, long taskBytes) {
-    nanos = nanos * KEEP + taskNanos;
-    bytes = bytes * KEEP + taskBytes;
+    nanos = nanos * keep + taskNanos;
+    bytes = bytes * keep + taskBytes;
   }
 
   /** Whether the recent tasks add up to at least {@code least} bytes. */

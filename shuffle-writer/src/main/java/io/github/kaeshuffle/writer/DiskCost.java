@@ -21,12 +21,20 @@ package io.github.kaeshuffle.writer;
  * every shuffle of the executor: a disk does not change with the data. Thread-safe.
  */
 public final class DiskCost {
+  /**
+   * What each earlier task keeps of its weight in the lasting rate: after fourteen tasks about
+   * half, where the recent rate keeps 2%.
+   */
+  static final double LASTING_KEEP = 0.95;
+
   private final DecayedRate rate = new DecayedRate();
+  private final DecayedRate lasting = new DecayedRate(LASTING_KEEP);
 
   /** Adds one map task's time in its disk writes and the bytes of output it wrote. */
   public synchronized void add(long diskNanos, long storedBytes) {
     if (storedBytes > 0) {
       rate.add(diskNanos, storedBytes);
+      lasting.add(diskNanos, storedBytes);
     }
   }
 
@@ -35,9 +43,22 @@ public final class DiskCost {
     return rate.covers(least);
   }
 
-  /** Nanoseconds of disk time per stored byte; 0 before any task wrote. */
+  /** Nanoseconds of disk time per stored byte over the recent tasks; 0 before any task wrote. */
   public synchronized double nanosPerByte() {
-    double d = rate.perByte();
+    return orZero(rate.perByte());
+  }
+
+  /**
+   * The disk's cost over a longer run of tasks, or the recent one where that is higher: what a byte
+   * more costs once the page cache has to give back what it took. A few tasks whose writes the page
+   * cache took at once lower the recent cost for a moment; every byte they stored still reaches the
+   * disk while the stage runs.
+   */
+  public synchronized double lastingNanosPerByte() {
+    return Math.max(orZero(rate.perByte()), orZero(lasting.perByte()));
+  }
+
+  private static double orZero(double d) {
     return Double.isNaN(d) ? 0 : d;
   }
 }

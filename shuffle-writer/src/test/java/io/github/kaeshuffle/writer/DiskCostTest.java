@@ -50,4 +50,23 @@ class DiskCostTest {
     assertFalse(c.covers(10_000), "the decayed bytes are under four tasks' worth");
     assertTrue(c.covers(3_000));
   }
+
+  @Test
+  void theLastingCostRemembersASlowDiskLongerAndNeverUndercutsTheRecentOne() {
+    DiskCost c = new DiskCost();
+    for (int i = 0; i < 10; i++) {
+      c.add(20_000, 1000); // 20 ns per byte
+    }
+    for (int i = 0; i < 8; i++) {
+      c.add(1000, 1000); // then 1 ns per byte for a few tasks
+    }
+    assertTrue(c.nanosPerByte() < 5, "recent: " + c.nanosPerByte());
+    assertTrue(c.lastingNanosPerByte() > 8, "lasting: " + c.lastingNanosPerByte());
+    for (int i = 0; i < 100; i++) {
+      c.add(1000, 1000);
+    }
+    assertEquals(1.0, c.lastingNanosPerByte(), 0.05, "a hundred tasks later it has followed");
+    c.add(50_000, 1000); // the disk slows again: the recent cost rises first
+    assertEquals(c.nanosPerByte(), c.lastingNanosPerByte(), 1e-9);
+  }
 }
