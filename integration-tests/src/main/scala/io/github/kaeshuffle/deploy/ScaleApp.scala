@@ -37,7 +37,8 @@ import org.apache.spark.sql.SparkSession
  * Arguments: `<report file> <workload> <input bytes>`.
  */
 object ScaleApp {
-  private val KaeCounts = Seq("write.rawBytes", "write.storedBytes", "write.codecCalls")
+  private val KaeCounts =
+    Seq("write.rawBytes", "write.storedBytes", "write.codecCalls", "write.parkedBytes")
 
   def main(args: Array[String]): Unit = {
     require(args.length == 3, "usage: ScaleApp <report file> <workload> <input bytes>")

@@ -58,6 +58,22 @@ object Harness {
       all.find(_.name == n).getOrElse(throw new IllegalArgumentException(
         s"Unknown configuration $n: ${all.map(_.name).mkString(", ")}")))
 
+  /**
+   * Spark settings a benchmark adds to every configuration's (`-Dbench.settings`): `key=value,...`
+   * (values without commas), or `none`; keys are Spark's.
+   */
+  def extraSettings(arg: String): Seq[(String, String)] =
+    if (arg == "none" || arg.trim.isEmpty) Nil
+    else
+      arg.split(',').toSeq.map { kv =>
+        kv.split("=", 2) match {
+          case Array(k, v) if k.startsWith("spark.") && v.nonEmpty => k -> v
+          case _ =>
+            throw new IllegalArgumentException(
+              s"bench.settings: '$kv' is not spark.<key>=<value> (give key=value,... or none).")
+        }
+      }
+
   val AllConfigs: Seq[Config] = Seq(
     Config("spark-lz4", kae = false, "spark-lz4", Map("spark.io.compression.codec" -> "lz4")),
     Config(

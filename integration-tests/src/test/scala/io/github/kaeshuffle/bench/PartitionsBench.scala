@@ -63,7 +63,7 @@ object PartitionsBench {
     val configs = Harness.named(args.lift(3).getOrElse(s"$Baseline,kae-auto"), all)
     require(configs.exists(_.name == Baseline), s"The configurations must include $Baseline.")
     val rows = args.lift(4).map(_.toLong).getOrElse(8000000L)
-    val extra = extraSettings(args.lift(6).getOrElse("none"))
+    val extra = Harness.extraSettings(args.lift(6).getOrElse("none"))
     val runs = args.lift(5).getOrElse("run") match {
       case "run" =>
         run(counts, reps, configs.map(c => c.copy(settings = c.settings ++ extra)), rows)
@@ -98,19 +98,6 @@ object PartitionsBench {
       given
     }
   }
-
-  /** `key=value,...` (values without commas), or `none`; keys are Spark's. */
-  private def extraSettings(arg: String): Seq[(String, String)] =
-    if (arg == "none") Nil
-    else
-      arg.split(',').toSeq.map { kv =>
-        kv.split("=", 2) match {
-          case Array(k, v) if k.startsWith("spark.") && v.nonEmpty => k -> v
-          case _ =>
-            throw new IllegalArgumentException(
-              s"bench.settings: '$kv' is not spark.<key>=<value> (give key=value,... or none).")
-        }
-      }
 
   private def run(counts: Seq[Int], reps: Seq[Int], configs: Seq[Config], rows: Long): Seq[Run] = {
     // Untimed: the first JVMs pay for a cold page cache of the class path, whatever the shuffle.

@@ -103,7 +103,8 @@ object ScaleBench {
       args(1).split(',').toSeq.map(s => if (s == "host") None else Some(NodeShape.parse(s)))
     val items = args(2).split(',').toSeq.map(parseItem)
     val reps = args(3).toInt
-    val configs = Harness.named(args(4), Configs)
+    val extra = Harness.extraSettings(sys.props.getOrElse("kae.bench.settings", "none"))
+    val configs = Harness.named(args(4), Configs).map(c => c.copy(settings = c.settings ++ extra))
     val work = Paths.get(args(5))
     Files.createDirectories(Paths.get(System.getProperty("java.io.tmpdir")))
     if (shapes.exists(_.isDefined)) {
