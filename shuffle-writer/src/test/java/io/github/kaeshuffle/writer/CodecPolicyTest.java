@@ -81,7 +81,8 @@ class CodecPolicyTest {
   void aFewTasksThePageCacheTakesDoNotMoveItBack() {
     // The x86 shape's 3.2 GB sort as its executors logged it: lz4 1.8 ns/B storing 0.74, zstd
     // level 1 3.15 ns/B storing 0.48; the disk bound the first tasks (30 ns per stored byte), then
-    // took ten tasks' writes at 3 while the dirty pages of the earlier ones were still to be written.
+    // took ten tasks' writes at 3 while the dirty pages of the earlier ones were still to be
+    // written.
     double[][] text = {{1.8, 0.74}, {3.15, 0.48}, {6.0, 0.45}};
     CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
     run(p, 6, text, 30);
