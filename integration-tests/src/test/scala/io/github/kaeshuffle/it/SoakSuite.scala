@@ -36,11 +36,14 @@ class SoakSuite extends MatrixTests {
    */
   private val Bounds = Map(
     "driver.heapMiB" -> (16.0, 8.0),
+    // One of Spark's execution pages (up to 64 MiB) held at one sample is noise (JvmSample).
+    "driver.longArraysMiB" -> (16.0, 64.0),
     "driver.fds" -> (10.0, 16.0),
     "driver.threads" -> (5.0, 4.0),
     "driver.encoders" -> (2.0, 2.0),
     "driver.decoders" -> (2.0, 2.0),
     "executors.heapMiB" -> (16.0, 8.0),
+    "executors.longArraysMiB" -> (16.0, 64.0),
     "executors.fds" -> (10.0, 16.0),
     "executors.threads" -> (5.0, 4.0),
     "executors.encoders" -> (2.0, 2.0),
