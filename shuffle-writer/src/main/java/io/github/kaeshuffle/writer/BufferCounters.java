@@ -46,7 +46,8 @@ public final class BufferCounters {
   }
 
   /**
-   * Bytes of sealed partial blocks spilled under memory pressure (Spark's "disk bytes spilled").
+   * Bytes written to disk under memory pressure (Spark's "disk bytes spilled"): frames moved from
+   * memory to the frame file and partial blocks sealed there.
    */
   public long spilledBytes() {
     return spilledBytes;

@@ -23,21 +23,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The block writer's compressed frames, on disk as soon as they are made: one file per map task,
- * frames written in the order the partitions fill their blocks, and for each partition where its
- * frames lie. At commit each partition's frames are copied out in order, never recompressed, so a
- * task holds only the raw blocks being filled, whatever the size of its output. Spark's
- * bypass-merge writer also writes a map output twice (a file per partition, then concatenated); one
- * file keeps the writes together and one file open. The file is made with the first write, so a map
- * output that fills no block never touches it. It also holds raw bytes parked to bound the writer's
- * buffers (see {@link LargeBuffers}); once read back their space is a hole the next writes fill
- * before the file grows, so parked bytes take at most a block per partition of it, not all ever
- * parked. Not thread-safe: one task's thread.
+ * The block writer's compressed frames as they are made: one file per map task, its start kept in
+ * memory ({@link FramePages}) while the writer's bound and budget allow, frames written in the
+ * order the partitions fill their blocks, and for each partition where its frames lie. At commit
+ * each partition's frames are copied out in order, never recompressed, so a task holds in memory at
+ * most the raw blocks being filled and the bounded pages, whatever the size of its output; a spill
+ * moves the pages to the file. One file keeps the writes that overflow together and one file open;
+ * it is made with the first byte past the pages, so a map output that fits in them never touches
+ * the disk before its data file. It also holds raw bytes parked to bound the writer's buffers (see
+ * {@link LargeBuffers}); once read back their space is a hole the next writes fill before the file
+ * grows, so parked bytes take at most a block per partition of it, not all ever parked. Not
+ * thread-safe: one task's thread.
  */
 final class FrameFile implements AutoCloseable {
   private final SpillFiles files;
 
   private final int partitions;
+
+  /** The file's start, in memory. */
+  private final FramePages pages;
 
   /** Per partition, where its frames lie, in order; made with the file, an entry with its first. */
   private Extents[] frames;
@@ -63,14 +67,15 @@ final class FrameFile implements AutoCloseable {
 
   private long diskNanos;
 
-  FrameFile(SpillFiles files, int partitions) {
+  FrameFile(SpillFiles files, int partitions, FramePages pages) {
     this.files = files;
     this.partitions = partitions;
+    this.pages = pages;
   }
 
   /** Writes the frame in {@code frame}'s first {@code frameLength} bytes for a partition. */
   void append(int partition, ByteBuffer frame, int frameLength) throws IOException {
-    openOnce();
+    tablesOnce();
     write(ByteBuffers.range(frame, 0, frameLength), of(frames, partition));
   }
 
@@ -79,7 +84,7 @@ final class FrameFile implements AutoCloseable {
    * yet full (see {@link LargeBuffers}), read back whole by {@link #readParked}, never copied out.
    */
   void park(int partition, ByteBuffer bytes) throws IOException {
-    openOnce();
+    tablesOnce();
     write(bytes, of(parked, partition));
   }
 
@@ -87,7 +92,6 @@ final class FrameFile implements AutoCloseable {
    * Writes {@code bytes}' remaining bytes into the holes first, then at the end, noted in where.
    */
   private void write(ByteBuffer bytes, Extents where) throws IOException {
-    long t = System.nanoTime();
     while (bytes.hasRemaining()) {
       int n = bytes.remaining();
       long at = end;
@@ -97,15 +101,20 @@ final class FrameFile implements AutoCloseable {
         holes.takeFirst(n);
       }
       ByteBuffer piece = ByteBuffers.range(bytes, bytes.position(), bytes.position() + n);
-      while (piece.hasRemaining()) {
-        channel.write(piece, at + piece.position() - bytes.position());
+      pages.write(at, piece);
+      if (piece.hasRemaining()) {
+        long t = System.nanoTime();
+        FileChannel file = channel();
+        while (piece.hasRemaining()) {
+          file.write(piece, at + piece.position() - bytes.position());
+        }
+        diskNanos += System.nanoTime() - t;
       }
       ByteBuffers.position(bytes, bytes.position() + n);
       where.add(at, n);
       end = Math.max(end, at + n);
       written += n;
     }
-    diskNanos += System.nanoTime() - t;
   }
 
   /** The partition's extents in {@code table}, made on first use. */
@@ -125,37 +134,50 @@ final class FrameFile implements AutoCloseable {
     if (p == null) {
       return;
     }
-    long t = System.nanoTime();
     for (int i = 0; i < p.count(); i++) {
       readFully(p.offset(i), (int) p.length(i), dst);
       holes.add(p.offset(i), p.length(i));
     }
     p.clear();
-    diskNanos += System.nanoTime() - t;
+  }
+
+  /** Bytes of the {@code count} from {@code offset} that lie in memory, the first ones. */
+  private int inMemory(long offset, long count) {
+    return (int) Math.max(0, Math.min(count, pages.end() - offset));
   }
 
   /** Reads {@code count} bytes from {@code offset} into {@code dst}, advancing it. */
   private void readFully(long offset, int count, ByteBuffer dst) throws IOException {
     int start = dst.position();
     ByteBuffer into = ByteBuffers.range(dst, start, start + count);
-    while (into.hasRemaining()) {
-      if (channel.read(into, offset + into.position() - start) < 0) {
-        throw new IOException(
-            "The frame file " + path + " ended before the parked bytes at " + offset + ".");
+    pages.read(offset, inMemory(offset, count), into);
+    if (into.hasRemaining()) {
+      long t = System.nanoTime();
+      while (into.hasRemaining()) {
+        if (channel.read(into, offset + into.position() - start) < 0) {
+          throw new IOException(
+              "The frame file " + path + " ended before the parked bytes at " + offset + ".");
+        }
       }
+      diskNanos += System.nanoTime() - t;
     }
     ByteBuffers.position(dst, start + count);
   }
 
-  /** Makes the file, with the first write; timed as disk time, as the writes are. */
-  private void openOnce() throws IOException {
-    if (channel != null) {
-      return;
+  /** Makes the tables of where frames and parked bytes lie, with the first write. */
+  private void tablesOnce() {
+    if (frames == null) {
+      frames = new Extents[partitions];
+      parked = new Extents[partitions];
+      copy = ByteBuffer.allocate(64 * 1024);
     }
-    long t = System.nanoTime();
-    frames = new Extents[partitions];
-    parked = new Extents[partitions];
-    copy = ByteBuffer.allocate(64 * 1024);
+  }
+
+  /** The file, made with the first byte past the pages (timed by the caller, as a write). */
+  private FileChannel channel() throws IOException {
+    if (channel != null) {
+      return channel;
+    }
     path = files.newSpillFile();
     channel =
         FileChannel.open(
@@ -164,7 +186,21 @@ final class FrameFile implements AutoCloseable {
             StandardOpenOption.WRITE,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING);
+    return channel;
+  }
+
+  /**
+   * Moves the frames and parked bytes in memory to the file and frees their memory, for good: a
+   * spill. Returns the bytes of memory freed (given back already).
+   */
+  long moveToDisk() throws IOException {
+    if (pages.end() == 0) {
+      return pages.moveTo(null, 0);
+    }
+    long t = System.nanoTime();
+    long freed = pages.moveTo(channel(), end);
     diskNanos += System.nanoTime() - t;
+    return freed;
   }
 
   /** Copies a partition's frames, in the order they were written, to {@code out}. */
@@ -180,7 +216,9 @@ final class FrameFile implements AutoCloseable {
   }
 
   private void copyRange(long from, long to, OutputStream out) throws IOException {
-    long position = from;
+    int m = inMemory(from, to - from);
+    pages.copyTo(from, m, out, copy);
+    long position = from + m;
     while (position < to) {
       copy.clear();
       copy.limit((int) Math.min(copy.capacity(), to - position));
@@ -206,14 +244,15 @@ final class FrameFile implements AutoCloseable {
     return end;
   }
 
-  /** Time in the file: writing frames and reading them back. */
+  /** Time in the file, writing frames and reading them back (not the pages' copies). */
   long diskNanos() {
     return diskNanos;
   }
 
-  /** Closes and deletes the file; idempotent. */
+  /** Frees the pages, closes and deletes the file; idempotent. */
   @Override
   public void close() throws IOException {
+    pages.free();
     try {
       if (channel != null) {
         channel.close();

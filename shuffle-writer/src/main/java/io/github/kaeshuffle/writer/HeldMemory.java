@@ -57,6 +57,20 @@ final class HeldMemory {
     return false;
   }
 
+  /**
+   * Reserves memory if the budget grants it now, never spilling: for what could as well go to disk
+   * (frames kept in memory, {@link FramePages}).
+   */
+  boolean tryReserve(long bytes) {
+    long got = budget.acquire(bytes);
+    if (got < bytes) {
+      budget.release(got);
+      return false;
+    }
+    held += got;
+    return true;
+  }
+
   /** Reserves what the buffer needs before its first byte, when there is nothing to spill yet. */
   void reserveOrFail(long bytes) {
     long got = budget.acquire(bytes);

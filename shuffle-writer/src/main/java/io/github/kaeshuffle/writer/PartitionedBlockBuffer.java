@@ -23,17 +23,17 @@ import java.nio.ByteBuffer;
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
  * ({@link RawBlock}), and each time a block holds exactly {@code blockSize} bytes it is compressed
- * with one codec call into a frame that goes straight to the task's {@link FrameFile}. At the end
- * each partition becomes one segment: its frames (copied from the file, never recompressed), its
- * last partial block, its index. The compressed output is never held in memory.
+ * with one codec call into a frame that goes to the task's {@link FrameFile}, in memory up to a
+ * bound, then on disk. At the end each partition becomes one segment: its frames (copied, never
+ * recompressed), its last partial block, its index.
  *
  * <p>This class decides where a partition's next bytes go: a chain of small chunks while the block
  * is small ({@link ChunkChains}), then one direct buffer that doubles up to the block ({@link
  * LargeBuffers}, which bounds them by parking the fullest partition's bytes in the frame file).
- * Every byte of memory is reserved first ({@link HeldMemory}); when the budget says no, every
- * partial block is sealed as a short frame into the file and all raw memory freed (a spill).
- * docs/design.md ("Block writer") says why each part is as it is. Not thread-safe: one task's
- * thread.
+ * Every byte of memory is reserved first ({@link HeldMemory}); when the budget says no, the frames
+ * in memory move to the file, every partial block is sealed as a short frame after them and all raw
+ * memory is freed (a spill). docs/design.md ("Block writer") says why each part is as it is. Not
+ * thread-safe: one task's thread.
  */
 public final class PartitionedBlockBuffer implements AutoCloseable {
   private final int blockSize;
@@ -60,6 +60,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         blockSize,
         BufferSizes.firstBuffer(numPartitions, Math.min(4096, blockSize)),
         0,
+        0,
         encoder,
         budget,
         spillFiles);
@@ -70,6 +71,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
    *     BufferSizes#SMALL_MOST}); past the chain limit it doubles up to blockSize
    * @param largeMemory the most bytes of direct raw buffers at once, 0 for no bound; else at least
    *     two blocks
+   * @param frameMemory the most bytes of frames (and parked bytes) kept in memory before the frame
+   *     file; under one {@link FramePages#PAGE} for none
    * @param spillFiles where the frame file goes
    */
   public PartitionedBlockBuffer(
@@ -77,6 +80,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       int blockSize,
       int firstBuffer,
       long largeMemory,
+      long frameMemory,
       BlockEncoder encoder,
       MemoryBudget budget,
       SpillFiles spillFiles) {
@@ -91,7 +95,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
             BufferSizes.smallLimit(blockSize, chunk),
             memory);
     this.frameMaker = new FrameMaker(encoder, blockSize, memory);
-    this.frames = new FrameFile(spillFiles, numPartitions);
+    this.frames =
+        new FrameFile(
+            spillFiles, numPartitions, new FramePages(frameMemory, memory, budget.onHeap()));
     // A partition's state is made with its first byte: with many partitions most map tasks
     // write to few of them (16,777,217 partitions, two rows: two of them).
     this.partitions = new RawBlock[numPartitions];
@@ -211,9 +217,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   }
 
   /**
-   * Seals every partition's partial block as a short frame into the frame file and frees the raw
-   * buffers. Returns the bytes of memory freed (0 when there is nothing to free, or when called
-   * from inside a spill).
+   * Moves the frames in memory to the frame file, seals every partition's partial block as a short
+   * frame after them and frees the raw buffers. Returns the bytes of memory freed (0 when there is
+   * nothing to free, or when called from inside a spill).
    */
   public long spill() throws IOException {
     if (spilling) {
@@ -221,6 +227,8 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     }
     spilling = true;
     try {
+      long moved = frames.moveToDisk();
+      long movedBytes = Math.min(moved, frames.length());
       long freed = 0;
       long before = frames.bytes();
       for (int i = 0; i < partitions.length; i++) {
@@ -238,9 +246,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       freed += chains.releaseAll() + large.freeSpares();
       if (freed > 0) {
         memory.release(freed);
-        counters.spilled(freed, frames.bytes() - before);
       }
-      return freed;
+      if (freed + moved > 0) {
+        counters.spilled(freed + moved, frames.bytes() - before + movedBytes);
+      }
+      return freed + moved;
     } finally {
       spilling = false;
     }

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param initialBufferSize first size of a partition's raw buffer in the block writer
  * @param largeBufferMemory most bytes of one task's raw buffers past their chain of small chunks
  *     (0: no bound)
+ * @param frameMemory most bytes of one task's compressed frames (and parked bytes) kept in memory
+ *     before its frame file (0: every frame goes to the file)
  * @param probeIncompressible store blocks an {@code IncompressibleProbe} judges incompressible raw
  *     without a codec call
  * @param partitionStreams most partitions for which the block writer keeps a serialization stream
@@ -44,6 +46,7 @@ public final class WriterSettings {
   private final long maxMemory;
   private final int initialBufferSize;
   private final long largeBufferMemory;
+  private final long frameMemory;
   private final boolean probeIncompressible;
   private final int partitionStreams;
   private final int hardwareMinBlock;
@@ -54,6 +57,7 @@ public final class WriterSettings {
       long maxMemory,
       int initialBufferSize,
       long largeBufferMemory,
+      long frameMemory,
       boolean probeIncompressible,
       int partitionStreams,
       int hardwareMinBlock) {
@@ -70,17 +74,18 @@ public final class WriterSettings {
     this.maxMemory = maxMemory;
     this.initialBufferSize = initialBufferSize;
     this.largeBufferMemory = largeBufferMemory;
+    this.frameMemory = frameMemory;
     this.probeIncompressible = probeIncompressible;
     this.partitionStreams = partitionStreams;
     this.hardwareMinBlock = hardwareMinBlock;
   }
 
   /**
-   * Settings with the defaults for memory (no own limit, 4 KiB first buffers, no bound on large
-   * buffers), no probe.
+   * Settings with the simplest memory (no own limit, 4 KiB first buffers, no bound on large
+   * buffers, frames to the file as they are made), no probe.
    */
   public WriterSettings(BlockCodec codec, int blockSize) {
-    this(codec, blockSize, 0, Math.min(4096, blockSize), 0, false, DEFAULT_PARTITION_STREAMS, 0);
+    this(codec, blockSize, 0, Math.min(4096, blockSize), 0, 0, false, DEFAULT_PARTITION_STREAMS, 0);
   }
 
   public BlockCodec codec() {
@@ -101,6 +106,10 @@ public final class WriterSettings {
 
   public long largeBufferMemory() {
     return largeBufferMemory;
+  }
+
+  public long frameMemory() {
+    return frameMemory;
   }
 
   public boolean probeIncompressible() {

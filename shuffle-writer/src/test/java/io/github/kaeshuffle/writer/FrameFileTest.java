@@ -42,7 +42,35 @@ class FrameFileTest {
   }
 
   private static FrameFile file(Path dir, int partitions) {
-    return new FrameFile(() -> Files.createTempFile(dir, "frames", ""), partitions);
+    return new FrameFile(
+        () -> Files.createTempFile(dir, "frames", ""),
+        partitions,
+        new FramePages(0, new HeldMemory(new LimitedBudget(0), () -> 0), true));
+  }
+
+  @Test
+  void bytesAcrossTheEndOfThePagesComeBackWhole(@TempDir Path dir) throws Exception {
+    LimitedBudget budget = new LimitedBudget(1L << 30);
+    FramePages pages = new FramePages(1L << 20, new HeldMemory(budget, () -> 0), true);
+    try (FrameFile f = new FrameFile(() -> Files.createTempFile(dir, "frames", ""), 2, pages)) {
+      int first = FramePages.PAGE - 100;
+      f.park(0, bytes('a', first));
+      try (var files = Files.list(dir)) {
+        assertEquals(0, files.count(), "in the page: no file yet");
+      }
+      // 100 bytes in the page, 900 in the file past it.
+      f.park(1, bytes('b', 1000));
+      ByteBuffer back = ByteBuffer.allocate(1000);
+      f.readParked(1, back);
+      assertEquals("b".repeat(1000), text(back));
+      assertEquals(FramePages.PAGE, budget.used, "one page held");
+      // A spill moves the page to the file: the bytes read back are the same.
+      assertEquals(FramePages.PAGE, f.moveToDisk());
+      assertEquals(0, budget.used);
+      ByteBuffer a = ByteBuffer.allocate(first);
+      f.readParked(0, a);
+      assertEquals("a".repeat(first), text(a));
+    }
   }
 
   @Test

@@ -72,7 +72,8 @@ class PartitionedBlockBufferTest {
       long codecCalls,
       long spills,
       long sealed,
-      LimitedBudget budget) {}
+      LimitedBudget budget,
+      int files) {}
 
   /** A buffer with a budget larger than any test here needs, spilling into dir. */
   private static PartitionedBlockBuffer buffer(
@@ -87,7 +88,14 @@ class PartitionedBlockBufferTest {
 
   private static Result run(int partitions, int records, long budgetBytes, Path dir)
       throws Exception {
+    return run(partitions, records, budgetBytes, 0, dir);
+  }
+
+  /** {@link #run} with up to {@code frameMemory} bytes of frames kept in memory. */
+  private static Result run(
+      int partitions, int records, long budgetBytes, long frameMemory, Path dir) throws Exception {
     LimitedBudget budget = new LimitedBudget(budgetBytes);
+    int[] files = new int[1];
     Map<Integer, ByteArrayOutputStream> expected = new HashMap<>();
     Collected collected = new Collected();
     Random r = new Random(partitions * 31L + records);
@@ -99,9 +107,15 @@ class PartitionedBlockBufferTest {
             new PartitionedBlockBuffer(
                 partitions,
                 BLOCK,
+                BufferSizes.firstBuffer(partitions, 4096),
+                0,
+                frameMemory,
                 enc,
                 budget,
-                () -> Files.createTempFile(dir, "spill", ".frames"))) {
+                () -> {
+                  files[0]++;
+                  return Files.createTempFile(dir, "spill", ".frames");
+                })) {
       for (int i = 0; i < records; i++) {
         // Skewed: low partitions get most records; some partitions get none at all.
         int p = Math.min(partitions - 1, (int) Math.abs(r.nextGaussian() * partitions / 4));
@@ -114,7 +128,7 @@ class PartitionedBlockBufferTest {
       spills = buf.counters().spillCount();
       sealed = buf.counters().sealedBlocks();
     }
-    return new Result(collected, expected, calls, spills, sealed, budget);
+    return new Result(collected, expected, calls, spills, sealed, budget, files[0]);
   }
 
   private static void assertSameBytes(Result res) throws IOException {
@@ -195,6 +209,39 @@ class PartitionedBlockBufferTest {
       assertArrayEquals(
           "last".getBytes(), new SegmentInputStream(ByteBuffer.wrap(last), d).readAllBytes());
     }
+  }
+
+  @Test
+  void framesThatFitInTheirMemoryNeverMakeAFile(@TempDir Path dir) throws Exception {
+    Result res = run(50, 60_000, 1L << 30, 64L << 20, dir);
+    assertEquals(0, res.files(), "a frame file was made");
+    assertEquals(0, res.spills());
+    assertSameBytes(res);
+    assertEquals(0, res.budget().used, "all memory given back");
+  }
+
+  @Test
+  void framesPastTheirMemoryGoToTheFile(@TempDir Path dir) throws Exception {
+    // One page of 1 MiB for several MiB of frames: the rest lies in the file, past the page.
+    Result res = run(50, 600_000, 1L << 30, 1L << 20, dir);
+    assertEquals(1, res.files());
+    assertSameBytes(res);
+    assertEquals(0, res.budget().used);
+    try (var files = Files.list(dir)) {
+      assertEquals(0, files.count(), "frame file deleted on close");
+    }
+  }
+
+  @Test
+  void aSpillMovesTheFramesInMemoryToTheFile(@TempDir Path dir) throws Exception {
+    // Pages take what the 4 MiB budget has until the raw buffers need it back: a spill moves the
+    // pages to the file, and every later frame goes there.
+    Result res = run(300, 600_000, 4L << 20, 64L << 20, dir);
+    assertTrue(res.spills() > 0, "expected a spill");
+    assertEquals(1, res.files());
+    assertSameBytes(res);
+    assertTrue(res.budget().peak <= 4L << 20);
+    assertEquals(0, res.budget().used);
   }
 
   @Test
@@ -305,6 +352,10 @@ class PartitionedBlockBufferTest {
     // the frame file and read back when their block is full: the same frames, the same calls.
     Bounded unbounded = bounded(0, 40, 2560, dir);
     Bounded bounded = bounded(2L << 20, 40, 2560, dir);
+    // Parked in memory pages instead of the file: the same again.
+    Bounded inMemory = bounded(2L << 20, 40, 2560, 8L << 20, dir);
+    assertTrue(inMemory.parked > 0, "expected parked bytes");
+    assertSameBytes(inMemory.result);
     assertEquals(0, unbounded.parked);
     assertTrue(bounded.parked > 0, "expected parked bytes");
     assertTrue(unbounded.maxLarge > 8L << 20, "unbounded " + unbounded.maxLarge);
@@ -352,6 +403,12 @@ class PartitionedBlockBufferTest {
    */
   private static Bounded bounded(long bound, int partitions, int records, Path dir)
       throws Exception {
+    return bounded(bound, partitions, records, 0, dir);
+  }
+
+  /** {@link #bounded} with up to {@code frameMemory} bytes of frames and parked bytes in memory. */
+  private static Bounded bounded(
+      long bound, int partitions, int records, long frameMemory, Path dir) throws Exception {
     long mapped = DirectMemory.mappedBytes();
     Map<Integer, ByteArrayOutputStream> expected = new HashMap<>();
     Collected collected = new Collected();
@@ -370,6 +427,7 @@ class PartitionedBlockBufferTest {
                 256 * 1024,
                 4096,
                 bound,
+                frameMemory,
                 enc,
                 budget,
                 () -> Files.createTempFile(dir, "spill", ".frames"))) {
@@ -391,7 +449,11 @@ class PartitionedBlockBufferTest {
     }
     assertEquals(mapped, DirectMemory.mappedBytes());
     return new Bounded(
-        new Result(collected, expected, calls, 0, 0, budget), parked, maxLarge, maxMapped, maxFile);
+        new Result(collected, expected, calls, 0, 0, budget, 0),
+        parked,
+        maxLarge,
+        maxMapped,
+        maxFile);
   }
 
   @Test
@@ -406,6 +468,7 @@ class PartitionedBlockBufferTest {
                       BLOCK,
                       1024,
                       2L * BLOCK - 1,
+                      0,
                       enc,
                       new LimitedBudget(1L << 30),
                       () -> Files.createTempFile(dir, "s", "")));
@@ -430,6 +493,7 @@ class PartitionedBlockBufferTest {
                 partitions,
                 256 * 1024,
                 first,
+                0,
                 0,
                 enc,
                 budget,

@@ -78,8 +78,9 @@ private[spark] object KaeShuffleConf extends ConfDeclarations("spark.shuffle.kae
 
   val WRITER_MAX_MEMORY: ConfigEntry[Long] = entry("writer.maxMemory")
     .doc("Most execution memory one map task's block writer holds (its partitions' raw " +
-      "partial blocks; compressed frames go to disk as they are made) before it spills, " +
-      "closing the partial blocks early as short frames; 0 for no limit of its own (it then " +
+      "partial blocks and the frames it keeps in memory, writer.frameMemory) before it spills, " +
+      "moving those frames to disk and closing the partial blocks early as short frames; 0 " +
+      "for no limit of its own (it then " +
       "takes what Spark's task memory manager grants, and spills when that says no). At least " +
       "a few blocks' worth is needed: 1m or more.")
     .bytesConf(ByteUnit.BYTE)
@@ -112,6 +113,18 @@ private[spark] object KaeShuffleConf extends ConfDeclarations("spark.shuffle.kae
     .bytesConf(ByteUnit.BYTE)
     .accepts(v => v >= 0, "Use 0 (no bound) or a size of at least two blocks.")
     .createWithDefaultString("16m")
+
+  val WRITER_FRAME_MEMORY: ConfigEntry[Long] = entry("writer.frameMemory")
+    .doc("Most bytes of compressed frames (and parked raw bytes) one map task's block writer " +
+      "keeps in execution memory, in pages of 1 MiB taken while Spark's task memory manager " +
+      "grants them, before it writes the rest to its frame file. A map output that fits reaches " +
+      "the disk once, in its data file; past it, its frames are written twice (the frame file, " +
+      "then the data file) and the frame file's deletion at the end of the task can wait for " +
+      "the kernel's writeback on a slow disk. A spill moves the pages to the file. 0 writes " +
+      "every frame to the file as it is made; else at least 1m.")
+    .bytesConf(ByteUnit.BYTE)
+    .accepts(v => v == 0 || v >= (1L << 20), "Use 0 (frames to disk) or at least 1m.")
+    .createWithDefaultString("64m")
 
   val WRITER_PROBE_INCOMPRESSIBLE: ConfigEntry[String] = entry("writer.probeIncompressible")
     .doc("Before compressing a block, test a sample of it (16 KiB of a 256 KiB block: byte " +

@@ -42,6 +42,7 @@ private[spark] case class KaeShuffleSettings(
     writerMaxMemory: Long,
     writerInitialBuffer: Int,
     writerLargeBufferMemory: Long,
+    writerFrameMemory: Long,
     probeIncompressible: Option[Boolean],
     partitionStreams: Int,
     hardwareMinBlock: Int,
@@ -64,6 +65,7 @@ private[spark] case class KaeShuffleSettings(
     writerMaxMemory,
     writerInitialBuffer,
     writerLargeBufferMemory,
+    writerFrameMemory,
     probeIncompressible.getOrElse(probesByDefault(codec)),
     partitionStreams,
     hardwareMinBlock
@@ -124,6 +126,7 @@ private[spark] object KaeShuffleSettings {
       conf.get(WRITER_MAX_MEMORY),
       initialBuffer.toInt,
       largeBuffers,
+      conf.get(WRITER_FRAME_MEMORY),
       conf.get(WRITER_PROBE_INCOMPRESSIBLE) match {
         case "auto" => None
         case other => Some(other.toBoolean)

@@ -40,6 +40,8 @@ class KaeShuffleConfSuite extends AnyFunSuite {
     assert(s.writerMaxMemory == 0 && s.writerInitialBuffer == 4096)
     assert(s.writerLargeBufferMemory == 16L * 1024 * 1024)
     assert(settingsOf(WRITER_LARGE_BUFFER_MEMORY.key -> "0").writerLargeBufferMemory == 0)
+    assert(s.writerFrameMemory == 64L * 1024 * 1024)
+    assert(settingsOf(WRITER_FRAME_MEMORY.key -> "0").writerFrameMemory == 0)
   }
 
   test("auto probes blocks for the software deflate codecs only, not for KAEzip nor lz4") {
@@ -87,6 +89,8 @@ class KaeShuffleConfSuite extends AnyFunSuite {
       Seq(WRITER_INITIAL_BUFFER.key -> "64k", BLOCK_SIZE.key -> "32k") ->
         Seq(WRITER_INITIAL_BUFFER.key, "65536", BLOCK_SIZE.key, "32768"),
       Seq(WRITER_LARGE_BUFFER_MEMORY.key -> "-1m") -> Seq(WRITER_LARGE_BUFFER_MEMORY.key),
+      // Frames are kept in pages of 1 MiB: less than one page would keep none.
+      Seq(WRITER_FRAME_MEMORY.key -> "512k") -> Seq(WRITER_FRAME_MEMORY.key, "1m"),
       // A bound under two blocks could never hold a full block with another partition's.
       Seq(WRITER_LARGE_BUFFER_MEMORY.key -> "4m", BLOCK_SIZE.key -> "4m") ->
         Seq(WRITER_LARGE_BUFFER_MEMORY.key, "'4m'", "two blocks", BLOCK_SIZE.key, "8388608"),

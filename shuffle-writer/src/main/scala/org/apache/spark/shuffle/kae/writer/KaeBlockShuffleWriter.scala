@@ -102,6 +102,7 @@ private[spark] class KaeBlockShuffleWriter[K, V](
       settings.blockSize,
       BufferSizes.firstBuffer(numPartitions, settings.initialBufferSize),
       settings.largeBufferMemory,
+      settings.frameMemory,
       encoder,
       memory,
       () => shims.newSpillFile(blockManager)
