@@ -99,20 +99,24 @@ up() {
 down() {
   local name=$1 d="$STATE/$1"
   [ -d "$d" ] || return 0
-  if [ -f "$d/cgroup" ]; then
-    local cg pid
-    cg=$(cat "$d/cgroup")
-    if [ -d "$cg" ]; then
-      # A killed run's processes still hold the cgroup (and maybe the mount): end them.
-      for pid in $(cat "$cg/cgroup.procs" 2> /dev/null); do kill -9 "$pid" 2> /dev/null || true; done
-      for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cg" 2> /dev/null && break; sleep 0.5; done
-    fi
-  fi
+  # The throttle goes first: a process of the run deleting files (Spark's `rm -rf` of its local
+  # dirs) waits for their pages under writeback, which at the shape's rate took minutes.
   if [ -f "$d/device" ]; then
     local dev
     dev=$(cat "$d/device")
     echo "$dev 0" > "$BLKIO/blkio.throttle.write_bps_device" 2> /dev/null || true
     echo "$dev 0" > "$BLKIO/blkio.throttle.read_bps_device" 2> /dev/null || true
+  fi
+  if [ -f "$d/cgroup" ]; then
+    local cg pid
+    cg=$(cat "$d/cgroup")
+    if [ -d "$cg" ]; then
+      # A killed run's processes still hold the cgroup (and maybe the mount): end them. One in
+      # the kernel's D state leaves only when its wait ends.
+      for pid in $(cat "$cg/cgroup.procs" 2> /dev/null); do kill -9 "$pid" 2> /dev/null || true; done
+      for _ in $(seq 120); do rmdir "$cg" 2> /dev/null && break; sleep 0.5; done
+      [ ! -d "$cg" ] || echo "node-shape: $cg still holds $(cat "$cg/cgroup.procs" | wc -l) processes; left" >&2
+    fi
   fi
   if [ -f "$d/mount" ]; then
     local mnt
