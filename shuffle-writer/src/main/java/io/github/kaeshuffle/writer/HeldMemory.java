@@ -40,12 +40,9 @@ final class HeldMemory {
    * (the caller re-checks its state, which the spill changed, and asks again).
    */
   boolean reserve(long bytes) throws IOException {
-    long got = budget.acquire(bytes);
-    if (got >= bytes) {
-      held += got;
+    if (tryReserve(bytes)) {
       return true;
     }
-    budget.release(got);
     if (spill.spill() == 0) {
       throw new IOException(
           "KAE Shuffle's writer could not get "
@@ -73,16 +70,13 @@ final class HeldMemory {
 
   /** Reserves what the buffer needs before its first byte, when there is nothing to spill yet. */
   void reserveOrFail(long bytes) {
-    long got = budget.acquire(bytes);
-    if (got < bytes) {
-      budget.release(got);
+    if (!tryReserve(bytes)) {
       throw new IllegalStateException(
           "KAE Shuffle's writer could not get the "
               + bytes
               + " bytes it needs for one frame: give executors more memory or use a smaller"
               + " spark.shuffle.kae.blockSize.");
     }
-    held += got;
   }
 
   void release(long bytes) {
