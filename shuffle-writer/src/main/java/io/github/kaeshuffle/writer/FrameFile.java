@@ -195,7 +195,8 @@ final class FrameFile implements AutoCloseable {
    */
   long moveToDisk() throws IOException {
     if (pages.end() == 0) {
-      return pages.moveTo(null, 0);
+      pages.stop();
+      return 0;
     }
     long t = System.nanoTime();
     long freed = pages.moveTo(channel(), end);

@@ -130,6 +130,11 @@ final class FramePages {
     return freed;
   }
 
+  /** Takes no more pages: a spill before the first one, after which every offset is the file's. */
+  void stop() {
+    closed = true;
+  }
+
   /** Frees every page and gives its memory back; idempotent. */
   void free() {
     for (int i = 0; i < count; i++) {

@@ -221,6 +221,21 @@ class PartitionedBlockBufferTest {
   }
 
   @Test
+  void framePagesAddAtMostTheirSettingToTheHeldMemory(@TempDir Path dir) throws Exception {
+    // Several MiB of frames and 2 MiB of pages: the pages fill, and the rest goes to the file.
+    long frameMemory = 2L << 20;
+    long withoutPages = run(50, 600_000, 1L << 30, 0, dir).budget().peak;
+    Result res = run(50, 600_000, 1L << 30, frameMemory, dir);
+    assertEquals(1, res.files());
+    assertSameBytes(res);
+    assertTrue(res.budget().peak > withoutPages, "no page was taken");
+    assertTrue(
+        res.budget().peak <= withoutPages + frameMemory,
+        "held " + res.budget().peak + " bytes, " + withoutPages + " without pages");
+    assertEquals(0, res.budget().used);
+  }
+
+  @Test
   void framesPastTheirMemoryGoToTheFile(@TempDir Path dir) throws Exception {
     // One page of 1 MiB for several MiB of frames: the rest lies in the file, past the page.
     Result res = run(50, 600_000, 1L << 30, 1L << 20, dir);
