@@ -25,9 +25,9 @@ import java.util.Arrays;
  * The start of a {@link FrameFile} kept in execution memory: its bytes from offset 0 up to {@link
  * #end()} live in pages here, and only what lies past them goes to the file. A map task whose
  * compressed output fits then never writes a frame file, and its output reaches the disk once, in
- * the data file; with the frames on disk first it reached it twice, and deleting the frame file at
- * the end of the task waited for any of its pages the kernel was still writing back, which on a
- * slow disk held tasks for tens of seconds (docs/benchmarks/scale/README.md).
+ * the data file, not twice; and deleting a frame file at the end of the task waits for any of its
+ * pages the kernel is still writing back, which on a slow disk holds the task until the disk has
+ * caught up (measured in docs/benchmarks/scale/README.md).
  *
  * <p>Pages are added at the end only, while the bound and the budget allow; the first page either
  * refuses ends the growth for good, so the memory always holds one prefix of the file. {@link
