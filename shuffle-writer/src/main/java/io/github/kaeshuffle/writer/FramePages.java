@@ -117,7 +117,7 @@ final class FramePages {
    * bytes of memory freed (given back already).
    */
   long moveTo(FileChannel file, long used) throws IOException {
-    closed = true;
+    stop();
     long freed = end();
     for (int i = 0; i < count && (long) i * PAGE < used; i++) {
       long at = (long) i * PAGE;
@@ -159,7 +159,7 @@ final class FramePages {
   /** One more page, if the bound and the budget allow; the first refusal is the last. */
   private boolean grow() {
     if (closed || end() + PAGE > limit || !memory.tryReserve(PAGE)) {
-      closed = true;
+      stop();
       return false;
     }
     if (count == pages.length) {
