@@ -33,8 +33,8 @@ final class FrameMaker {
   /**
    * Where each frame is encoded before it is appended to the file: made for the first frame's need
    * and grown (at most to a full block's frame, reserved by the owner) as larger ones come. Most
-   * tasks of a job with many small tasks encode a few hundred bytes: a full block's frame made up
-   * front for each of 20,000 tasks allocated about 6 GB of heap (by a JFR profile).
+   * tasks of a job with many small tasks encode a few hundred bytes, and a full block's frame made
+   * up front for each of them is garbage the collector must chase (docs/design.md, "Block writer").
    */
   private ByteBuffer frame;
 

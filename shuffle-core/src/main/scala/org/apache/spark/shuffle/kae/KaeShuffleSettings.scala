@@ -76,8 +76,8 @@ private[spark] case class KaeShuffleSettings(
    * incompressible 256 KiB block, so a probe of 5-15 us pays for itself at once. A hardware
    * engine takes such a block at its usual rate for one request (about 90 us at 50 us latency
    * and 7 GB/s), and the probe would cost its 5-15 us on every block to save that on the few that
-   * do not shrink: measured on the KAEzip cost model without Spark, the probe was about half of
-   * our own time per compress call (KaeZipOverhead). lz4 and zstd pass over such bytes quickly.
+   * do not shrink: a large part of our own time per compress call on the KAEzip cost model
+   * (docs/benchmarks/kaezip-model/overhead.md). lz4 and zstd pass over such bytes quickly.
    */
   private def probesByDefault(codec: BlockCodec): Boolean =
     codec.format() == CodecFormat.DEFLATE && !codec.hardware()

@@ -127,8 +127,8 @@ private[kae] object SqlRowReader {
 
   /**
    * The two buffers' first size: a reduce task of a job with thousands of partitions reads a few
-   * KB (20,000 tasks, each allocating two 64 KiB buffers, allocated about 2 GB of heap in issue
-   * 22's job, by a JFR profile).
+   * KB, and two buffers of a full block for each such task would be most of the heap it allocates
+   * (docs/benchmarks/Partitions.md measures jobs of up to 20,000 partitions).
    */
   val FirstBuffer: Int = 4 * 1024
 
