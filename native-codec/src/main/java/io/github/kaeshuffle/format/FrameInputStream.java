@@ -29,12 +29,20 @@ import java.util.function.Consumer;
  * bytes its frames gave. Bytes that end anywhere but after an end mark (or, read as a stream still
  * being written, between two frames), and any frame or mark that does not check, are a {@link
  * CorruptBlockException}, never wrong or missing bytes. No bytes at all read as an empty stream.
- * Not thread-safe.
+ * With a {@link FrameBufferPool} its frame and block are borrowed at the first frame and given back
+ * at {@link #close} (Spark opens an input stream for every cached block and broadcast piece it
+ * reads); without one they grow to what the stream holds. Not thread-safe.
  */
 public final class FrameInputStream extends BlockSourceInputStream {
   private final InputStream in;
   private final BlockDecoder decoder;
   private final Consumer<BlockDecoder> release;
+
+  /** Lends {@link #frame} and {@link #block} at the first frame; null: the stream's own. */
+  private final FrameBufferPool pool;
+
+  /** What {@link #pool} lent, given back at close; frames or blocks larger than it are our own. */
+  private FrameBufferPool.Buffers lent;
 
   /** The frame being read: its header, then its payload. Grows to the largest frame seen. */
   private byte[] frame = new byte[FRAME_HEADER_LENGTH];
@@ -60,9 +68,26 @@ public final class FrameInputStream extends BlockSourceInputStream {
    */
   public FrameInputStream(
       InputStream in, BlockDecoder decoder, Consumer<BlockDecoder> release, boolean continuous) {
+    this(in, decoder, null, release, continuous);
+  }
+
+  /**
+   * @param in the frames; closed with this stream
+   * @param decoder decodes each frame; handed to {@code release} once, at {@link #close}
+   * @param pool lends the frame and block buffers (up to its block size), given back at {@link
+   *     #close}; null for buffers of the stream's own
+   * @param continuous whether the bytes may end without an end mark
+   */
+  public FrameInputStream(
+      InputStream in,
+      BlockDecoder decoder,
+      FrameBufferPool pool,
+      Consumer<BlockDecoder> release,
+      boolean continuous) {
     this.in = in;
     this.continuous = continuous;
     this.decoder = decoder;
+    this.pool = pool;
     this.release = release;
   }
 
@@ -83,8 +108,36 @@ public final class FrameInputStream extends BlockSourceInputStream {
     try {
       in.close();
     } finally {
-      release.accept(decoder);
+      try {
+        release.accept(decoder);
+      } finally {
+        giveBackBuffers();
+      }
     }
+  }
+
+  private void giveBackBuffers() {
+    if (lent != null) {
+      pool.giveBack(lent);
+      lent = null;
+      frame = null;
+      block = null;
+    }
+  }
+
+  /**
+   * Borrows the pool's frame and block before the first frame's payload is read, the header read so
+   * far copied into the lent frame.
+   */
+  private void borrowBuffers() {
+    if (pool == null || lent != null) {
+      return;
+    }
+    int most = FRAME_HEADER_LENGTH + pool.blockSize() + FrameCipher.IV_LENGTH;
+    lent = pool.borrow(most);
+    System.arraycopy(frame, 0, lent.frame.array(), 0, FRAME_HEADER_LENGTH);
+    frame = lent.frame.array();
+    block = lent.block;
   }
 
   /**
@@ -123,6 +176,7 @@ public final class FrameInputStream extends BlockSourceInputStream {
               + stored
               + " stored bytes.");
     }
+    borrowBuffers();
     if (frame.length < FRAME_HEADER_LENGTH + stored) {
       byte[] larger = new byte[FRAME_HEADER_LENGTH + stored];
       System.arraycopy(frame, 0, larger, 0, FRAME_HEADER_LENGTH);

@@ -158,6 +158,37 @@ class FrameStreamsTest {
   }
 
   @Test
+  void pooledInputBuffersAreLentAgainAndLargerFramesStillRead() throws IOException {
+    FrameBufferPool pool = new FrameBufferPool(BLOCK, 2);
+    assertArrayEquals(new byte[0], readPooled(new byte[0], pool));
+    assertEquals(0, pool.made(), "no frame, nothing borrowed");
+    try (BlockEncoder e = new BlockEncoder(TestCodecs.exact(CodecKind.LZ4))) {
+      for (int i = 0; i < 20; i++) {
+        // Streams of every length: what one leaves in the lent buffers must not reach the next.
+        byte[] data = TestCodecs.data("text", i * BLOCK / 3 + i, i);
+        assertArrayEquals(data, readPooled(write(e, data, 1000), pool), "stream " + i);
+      }
+      assertEquals(1, pool.made(), "one pair for streams read one after the other");
+      // Frames of a block larger than the pool's read into buffers of the stream's own.
+      byte[] data = TestCodecs.data("text", 9 * BLOCK + 5, 21);
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (FrameOutputStream out = new FrameOutputStream(bytes, e, 4 * BLOCK, x -> {})) {
+        out.write(data, 0, data.length);
+      }
+      assertArrayEquals(data, readPooled(bytes.toByteArray(), pool));
+      assertEquals(1, pool.made());
+    }
+  }
+
+  private static byte[] readPooled(byte[] stream, FrameBufferPool pool) throws IOException {
+    try (BlockDecoder d = new BlockDecoder(null);
+        InputStream in =
+            new FrameInputStream(new ByteArrayInputStream(stream), d, pool, x -> {}, false)) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
   void noBytesAreAnEmptyStream() throws IOException {
     assertArrayEquals(new byte[0], read(new byte[0], null, false));
   }

@@ -33,9 +33,8 @@ import org.apache.spark.io.CompressionCodec
  * a self-describing frame ([[FrameOutputStream]]), so a stream written with KAEzip reads back
  * anywhere with software zlib. The codec is `spark.shuffle.kae.codec`'s; `auto` takes its first
  * step (KAEzip where it serves, else lz4), as a stream has no stage whose bound could be measured.
- * Each open output stream holds one block and one frame on the heap, and each input stream one
- * frame and one block as large as it has read; the output buffers and the native contexts come
- * from pools the JVM's streams share.
+ * Each open stream holds one block and one frame on the heap; the buffers and the native contexts
+ * come from pools the JVM's streams share.
  */
 class KaeIoCodec(conf: SparkConf) extends CompressionCodec {
   private val pools = KaeIoCodec.pools(conf)
@@ -65,10 +64,13 @@ private[spark] object KaeIoCodec {
       bound)
     private val decoders = new DecoderPool(codec, 2 * cores, bound)
     private val buffers = new FrameBufferPool(blockSize, 2 * cores)
+    // Apart from the output's: an output stream's frame is as large as its encoder's bound.
+    private val inputBuffers = new FrameBufferPool(blockSize, 2 * cores)
     val rawBytes = new AtomicLong
     val storedBytes = new AtomicLong
     val codecCalls = new AtomicLong
     val streams = new AtomicLong
+    val inputStreams = new AtomicLong
 
     def output(s: OutputStream): OutputStream =
       new FrameOutputStream(s, encoders.borrow(), buffers, (e: BlockEncoder) => giveBack(e))
@@ -76,12 +78,18 @@ private[spark] object KaeIoCodec {
     /** Output buffers made: at most the streams open at once, beyond those kept. */
     def buffersMade: Long = buffers.made()
 
-    def input(s: InputStream, continuous: Boolean): InputStream =
+    /** Input buffers made, the same way. */
+    def inputBuffersMade: Long = inputBuffers.made()
+
+    def input(s: InputStream, continuous: Boolean): InputStream = {
+      inputStreams.incrementAndGet()
       new FrameInputStream(
         s,
         decoders.borrow(),
+        inputBuffers,
         (d: BlockDecoder) => decoders.giveBack(d),
         continuous)
+    }
 
     private def giveBack(e: BlockEncoder): Unit = {
       rawBytes.addAndGet(e.stats().rawBytes())
@@ -102,23 +110,31 @@ private[spark] object KaeIoCodec {
       _ => new Pools(Codecs.select(settings.codecOptions).codec(), settings))
   }
 
-  /** What every pool's output streams wrote, and the output buffers made, summed: for tests. */
+  /**
+   * What every pool's output streams wrote, the input streams opened and the buffers made for
+   * each direction, summed: for tests.
+   */
   case class Counts(
       rawBytes: Long,
       storedBytes: Long,
       codecCalls: Long,
       streams: Long,
-      buffersMade: Long)
+      buffersMade: Long,
+      inputStreams: Long,
+      inputBuffersMade: Long)
 
   def counts(): Counts = {
-    var c = Counts(0, 0, 0, 0, 0)
+    var c = Counts(0, 0, 0, 0, 0, 0, 0)
     all.values().forEach { p =>
       c = Counts(
         c.rawBytes + p.rawBytes.get,
         c.storedBytes + p.storedBytes.get,
         c.codecCalls + p.codecCalls.get,
         c.streams + p.streams.get,
-        c.buffersMade + p.buffersMade)
+        c.buffersMade + p.buffersMade,
+        c.inputStreams + p.inputStreams.get,
+        c.inputBuffersMade + p.inputBuffersMade
+      )
     }
     c
   }

@@ -103,6 +103,9 @@ class KaeIoCodecSuite extends AnyFunSuite {
       // opens one per reduce partition), not for every stream.
       val made = c.buffersMade - before.buffersMade
       assert(made < streams, s"$made output buffers made for $streams streams")
+      val (inMade, inStreams) =
+        (c.inputBuffersMade - before.inputBuffersMade, c.inputStreams - before.inputStreams)
+      assert(inMade < inStreams, s"$inMade input buffers made for $inStreams streams")
     }
   }
 
