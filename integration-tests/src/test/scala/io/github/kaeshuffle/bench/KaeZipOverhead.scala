@@ -35,7 +35,7 @@ import io.github.kaeshuffle.workloads.Workloads
  * codec calls without Spark, on one thread with the model at 0 us: what our layer costs per call
  * when nothing else runs.
  *
- * Arguments: output file (csv), size, repetitions, workloads (comma list).
+ * Arguments: output page (markdown), size, repetitions, workloads (comma list).
  * Run: `mvn -B -pl integration-tests -am -Pbench-kaezip-overhead verify`.
  */
 object KaeZipOverhead {
@@ -95,7 +95,7 @@ object KaeZipOverhead {
   }
 
   def main(args: Array[String]): Unit = {
-    val out = Paths.get(args.lift(0).getOrElse("docs/benchmarks/kaezip-model/overhead.csv"))
+    val out = Paths.get(args.lift(0).getOrElse("docs/benchmarks/kaezip-model/overhead.md"))
     val size = Workloads.Size.of(args.lift(1).getOrElse("xsmall"))
     val reps = args.lift(2).map(_.toInt).getOrElse(8)
     val workloads = args.lift(3).getOrElse("lda-edges,sort").split(',').toSeq
@@ -108,41 +108,48 @@ object KaeZipOverhead {
           f"(${oursPerCallUs(r)}%6.1f us per call)")
       if (rep > 0) runs += r
     }
-    val sb = new StringBuilder(
-      "workload,config,rep,wall_s,kae_codec_nanos,model_call_wall_nanos,model_calls,ours_nanos\n")
-    for (r <- runs) {
-      sb ++= Seq(
-        r.workload,
-        r.config,
-        r.rep,
-        r.wall,
-        r.codecNanos,
-        r.both("callWallNanos"),
-        modelCalls(r),
-        r.outsideModelNanos).mkString(",") + "\n"
-    }
+    val page = new StringBuilder(header(size, reps))
+    renderMedians(page, runs.toSeq, workloads)
+    renderDirect(page)
+    renderRuns(page, runs.toSeq)
     Files.createDirectories(out.toAbsolutePath.getParent)
-    Files.writeString(out, sb.toString)
-    val summary = new StringBuilder(
-      s"# Our codec layer's own time per call (simulated KAEzip cost model, not hardware)\n\n" +
-        s"Written by KaeZipOverhead (`mvn -B -pl integration-tests -am " +
-        s"-Pbench-kaezip-overhead verify`), ${size.name.toLowerCase(java.util.Locale.ROOT)}, " +
-        s"$reps repetitions after a warm-up, 50 us and 2 contexts. *ours*: KAE's codec time " +
-        "outside the model's calls, per call into the model (both directions); runs in " +
-        "overhead.csv.\n\n| workload | variant | median us per call | min | max |\n|---|---|---|---|---|\n")
+    Files.writeString(out, page.toString)
+    println(page)
+  }
+
+  private def header(size: Workloads.Size, reps: Int): String =
+    "# Our codec layer's own time per call (simulated KAEzip cost model, not hardware)\n\n" +
+      "Written by KaeZipOverhead (`mvn -B -pl integration-tests -am " +
+      s"-Pbench-kaezip-overhead verify`), ${size.name.toLowerCase(java.util.Locale.ROOT)}, " +
+      s"$reps repetitions after a warm-up, 50 us and 2 contexts. *ours*: KAE's codec time " +
+      "outside the model's calls, per call into the model (both directions); every run at the " +
+      "end.\n\n" + MachineInfo.describe() + s"- Commit: ${Harness.commit}\n\n"
+
+  private def renderMedians(page: StringBuilder, runs: Seq[Run], workloads: Seq[String]): Unit = {
+    page ++= "| workload | variant | median us per call | min | max |\n|---|---|---|---|---|\n"
     for (w <- workloads; c <- Variants) {
-      val sel = runs.filter(r => r.workload == w && r.config == c.name)
-      val perCall = sel.map(oursPerCallUs).toSeq
-      summary ++= f"| $w | ${c.name} | ${Harness.median(perCall)}%.1f | ${perCall.min}%.1f | " +
+      val perCall = runs.filter(r => r.workload == w && r.config == c.name).map(oursPerCallUs)
+      page ++= f"| $w | ${c.name} | ${Harness.median(perCall)}%.1f | ${perCall.min}%.1f | " +
         f"${perCall.max}%.1f |\n"
     }
-    summary ++= "\nWithout Spark, one thread, 2,000 warm 256 KiB text blocks, model at 0 us:\n\n" +
+  }
+
+  private def renderDirect(page: StringBuilder): Unit = {
+    page ++= "\nWithout Spark, one thread, 2,000 warm 256 KiB text blocks, model at 0 us:\n\n" +
       "| probe | us per compress call | us per decompress call |\n|---|---|---|\n"
     for (probe <- Seq(true, false)) {
       val (c, d) = direct(2000, probe)
-      summary ++= f"| $probe | $c%.1f | $d%.1f |\n"
+      page ++= f"| $probe | $c%.1f | $d%.1f |\n"
     }
-    Files.writeString(out.resolveSibling("overhead.md"), summary.toString)
-    println(summary)
+  }
+
+  private def renderRuns(page: StringBuilder, runs: Seq[Run]): Unit = {
+    page ++= "\n## Every run\n\n| workload | variant | rep | wall s | KAE codec ms | " +
+      "model calls' wall ms | model calls | ours ms |\n|---|---|---:|---:|---:|---:|---:|---:|\n"
+    for (r <- runs) {
+      page ++= f"| ${r.workload} | ${r.config} | ${r.rep} | ${r.wall}%.3f | " +
+        f"${r.codecNanos / 1e6}%.1f | ${r.both("callWallNanos") / 1e6}%.1f | ${modelCalls(r)} | " +
+        f"${r.outsideModelNanos / 1e6}%.1f |\n"
+    }
   }
 }
