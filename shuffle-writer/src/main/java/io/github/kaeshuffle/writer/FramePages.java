@@ -138,7 +138,9 @@ final class FramePages {
   /** Frees every page and gives its memory back; idempotent. */
   void free() {
     for (int i = 0; i < count; i++) {
-      if (!onHeap) {
+      if (onHeap) {
+        HeapPages.giveBack(pages[i]);
+      } else {
         DirectMemory.free(pages[i]);
       }
       pages[i] = null;
@@ -165,7 +167,7 @@ final class FramePages {
     if (count == pages.length) {
       pages = Arrays.copyOf(pages, count * 2);
     }
-    pages[count++] = onHeap ? ByteBuffer.allocate(PAGE) : DirectMemory.allocate(PAGE);
+    pages[count++] = onHeap ? HeapPages.take(PAGE) : DirectMemory.allocate(PAGE);
     return true;
   }
 }

@@ -25,7 +25,8 @@ import java.util.Arrays;
  * buffers of 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap
  * the JVM has grown anyway; as separate heap arrays every young collection copies them (both
  * measured: docs/benchmarks/Partitions.md). The large pages on the heap each fill whole 1 MiB
- * regions of G1 as a humongous object, which young collections never copy, and are few.
+ * regions of G1 as a humongous object, which young collections never copy, and are few; they are
+ * kept for the next task ({@link HeapPages}).
  *
  * <p>Pages grow: the first holds {@link #FIRST_PAGE_CHUNKS} chunks and each next one twice as many
  * while under half a G1 region of 1 MiB; past that a page fills 1, 1, 2, 4 and then 8 whole
@@ -134,7 +135,7 @@ final class RawChunks {
       views = Arrays.copyOf(views, pageCount * 2);
       next = Arrays.copyOf(next, pageCount * 2);
     }
-    ByteBuffer page = onHeap ? ByteBuffer.allocate(size) : DirectMemory.allocate(size);
+    ByteBuffer page = onHeap ? HeapPages.take(size) : DirectMemory.allocate(size);
     pages[pageCount] = page;
     views[pageCount] = page.duplicate();
     int count = size / chunkSize;
@@ -189,7 +190,9 @@ final class RawChunks {
   long releaseAll() {
     long freed = bytes;
     for (int i = 0; i < pageCount; i++) {
-      if (!onHeap) {
+      if (onHeap) {
+        HeapPages.giveBack(pages[i]);
+      } else {
         DirectMemory.free(pages[i]);
       }
       pages[i] = null;
