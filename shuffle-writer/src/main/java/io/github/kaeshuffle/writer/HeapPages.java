@@ -37,8 +37,14 @@ final class HeapPages {
   /** The smallest page kept: half of G1's smallest region, where humongous objects begin. */
   static final int KEPT_FROM = 512 * 1024;
 
+  /** Idle pages of one length, and how many entries the list may hold before it is pruned. */
+  private static final class Idle {
+    final Deque<WeakReference<byte[]>> pages = new ArrayDeque<>();
+    int pruneAt = 16;
+  }
+
   /** Idle pages by length. */
-  private static final Map<Integer, Deque<WeakReference<byte[]>>> IDLE = new HashMap<>();
+  private static final Map<Integer, Idle> IDLE = new HashMap<>();
 
   private static long made;
   private static long reused;
@@ -70,15 +76,29 @@ final class HeapPages {
     int size = page.array().length;
     if (size >= KEPT_FROM) {
       synchronized (HeapPages.class) {
-        IDLE.computeIfAbsent(size, s -> new ArrayDeque<>()).push(new WeakReference<>(page.array()));
+        Idle idle = IDLE.computeIfAbsent(size, s -> new Idle());
+        idle.pages.push(new WeakReference<>(page.array()));
+        prune(idle);
       }
     }
   }
 
+  /**
+   * Drops the references the collector cleared once the list has doubled since the last time: a
+   * long application's cleared ones would otherwise pile up under the live ones, which are taken
+   * first.
+   */
+  private static void prune(Idle idle) {
+    if (idle.pages.size() >= idle.pruneAt) {
+      idle.pages.removeIf(r -> r.get() == null);
+      idle.pruneAt = Math.max(16, 2 * idle.pages.size());
+    }
+  }
+
   private static synchronized byte[] idle(int size) {
-    Deque<WeakReference<byte[]>> pages = IDLE.get(size);
-    while (pages != null && !pages.isEmpty()) {
-      byte[] page = pages.pop().get();
+    Idle idle = IDLE.get(size);
+    while (idle != null && !idle.pages.isEmpty()) {
+      byte[] page = idle.pages.pop().get();
       if (page != null) {
         reused++;
         return page;
@@ -89,7 +109,13 @@ final class HeapPages {
 
   /** Clears every idle page's reference, as the collector may: for tests. */
   static synchronized void clearIdle() {
-    IDLE.values().forEach(pages -> pages.forEach(WeakReference::clear));
+    IDLE.values().forEach(idle -> idle.pages.forEach(WeakReference::clear));
+  }
+
+  /** Entries in the idle list of one length, cleared ones included: for tests. */
+  static synchronized int idleEntries(int size) {
+    Idle idle = IDLE.get(size);
+    return idle == null ? 0 : idle.pages.size();
   }
 
   /** Pages made since the JVM started. */

@@ -63,6 +63,21 @@ class HeapPagesTest {
   }
 
   @Test
+  void clearedReferencesDoNotPileUp() {
+    int size = HeapPages.KEPT_FROM + 4096; // a length no other test uses
+    ByteBuffer held = HeapPages.take(size);
+    // Each round leaves a page the collector took under a live one, which the next take finds
+    // first, as in a long application whose tasks always find a live page.
+    for (int i = 0; i < 200; i++) {
+      HeapPages.giveBack(ByteBuffer.wrap(new byte[size]));
+      HeapPages.clearIdle();
+      HeapPages.giveBack(held);
+      assertSame(held.array(), HeapPages.take(size).array());
+      assertTrue(HeapPages.idleEntries(size) <= 32, "entries: " + HeapPages.idleEntries(size));
+    }
+  }
+
+  @Test
   void pagesLentAtOnceAreDistinct() {
     ByteBuffer a = HeapPages.take(FramePages.PAGE);
     ByteBuffer b = HeapPages.take(FramePages.PAGE);
