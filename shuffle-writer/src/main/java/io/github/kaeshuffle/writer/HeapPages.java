@@ -53,12 +53,12 @@ final class HeapPages {
 
   /** A heap buffer of {@code size} zeroed bytes: an idle page if the collector left one. */
   static ByteBuffer take(int size) {
-    byte[] page = size >= KEPT_FROM ? idle(size) : null;
+    if (size < KEPT_FROM) {
+      return ByteBuffer.allocate(size);
+    }
+    byte[] page = idle(size);
     if (page == null) {
       page = new byte[size];
-      synchronized (HeapPages.class) {
-        made++;
-      }
     } else {
       Arrays.fill(page, (byte) 0);
     }
@@ -95,6 +95,7 @@ final class HeapPages {
     }
   }
 
+  /** An idle page of {@code size} bytes, or null when there is none and the caller makes one. */
   private static synchronized byte[] idle(int size) {
     Idle idle = IDLE.get(size);
     while (idle != null && !idle.pages.isEmpty()) {
@@ -104,6 +105,7 @@ final class HeapPages {
         return page;
       }
     }
+    made++;
     return null;
   }
 
@@ -118,7 +120,7 @@ final class HeapPages {
     return idle == null ? 0 : idle.pages.size();
   }
 
-  /** Pages made since the JVM started. */
+  /** Pages of a kept length made since the JVM started: the lends no idle page served. */
   static synchronized long made() {
     return made;
   }
