@@ -134,7 +134,7 @@ object ClusterBench {
       val runs = for {
         rep <- 1 to reps
         w <- workloads
-        c <- rotate(configs, rep)
+        c <- Rotation.of(configs, rep)
       } yield once(cluster, rate, rep, c, w, expected)
       val ties = for {
         w <- workloads if w.sql.isDefined
@@ -155,8 +155,6 @@ object ClusterBench {
     val w = Workload("sort", None, "tiny")
     cluster.submit(s"warm-up-$rate-${c.name}", conf(cluster, c, w), w.args, size = w.size)
   }
-
-  private def rotate[T](s: Seq[T], by: Int): Seq[T] = s.drop(by % s.size) ++ s.take(by % s.size)
 
   private def once(
       cluster: NetnsCluster,

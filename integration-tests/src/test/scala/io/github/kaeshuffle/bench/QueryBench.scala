@@ -111,7 +111,7 @@ object QueryBench {
 
   /**
    * One warm-up round, then `reps` rounds; in each the configurations alternate as `interleave`
-   * says, their order reversed every other round so that none always runs first.
+   * says, their order rotated from one round to the next ([[Rotation]]).
    */
   private def runAll(
       set: QuerySet,
@@ -126,7 +126,7 @@ object QueryBench {
     doctorLines.clear()
     mismatched.clear()
     for (rep <- 0 to reps) {
-      val order = if (rep % 2 == 0) configs else configs.reverse
+      val order = Rotation.of(configs, rep)
       val sessions = interleave match {
         case Interleave.Session => order.map(c => (c, queries))
         case Interleave.Query => for (q <- queries; c <- order) yield (c, Seq(q))

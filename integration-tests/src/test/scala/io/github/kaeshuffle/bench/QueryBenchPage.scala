@@ -71,12 +71,12 @@ class QueryBenchPage(
 
   private def alternation: String = interleave match {
     case Interleave.Session =>
-      "the configurations alternate within each repetition (their order reversed every other " +
-        "one), one session each running the queries in order"
+      "the configurations alternate within each repetition (their order rotated from one " +
+        "repetition to the next), one session each running the queries in order"
     case Interleave.Query =>
       "the configurations alternate query by query within each repetition (their order " +
-        "reversed every other one), each query in a session of its own after an untimed " +
-        "warm-up query, so that a pair's two runs lie seconds apart"
+        "rotated from one repetition to the next), each query in a session of its own after an " +
+        "untimed warm-up query, so that a pair's two runs lie seconds apart"
   }
 
   private def command(sfText: String, reps: Int, partitions: Int): String = {

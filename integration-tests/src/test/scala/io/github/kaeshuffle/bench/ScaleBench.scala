@@ -143,12 +143,10 @@ object ScaleBench {
       for {
         item <- items
         rep <- 1 to reps
-        c <- rotate(configs, rep)
+        c <- Rotation.of(configs, rep)
       } measured(once(name, host, item, rep, c, work))
     } finally host.foreach(_.close())
   }
-
-  private def rotate[T](s: Seq[T], by: Int): Seq[T] = s.drop(by % s.size) ++ s.take(by % s.size)
 
   private val expected = scala.collection.mutable.Map[(String, Item), Submit.Report]()
 
