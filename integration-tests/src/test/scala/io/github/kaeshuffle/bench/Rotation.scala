@@ -16,9 +16,9 @@ package io.github.kaeshuffle.bench
 /**
  * The order of the configurations in one repetition of a benchmark: rotated by one from each
  * repetition to the next, so that over as many repetitions as there are configurations each runs
- * in each place once. A run takes part of its time from its place (the first after a switch pays
- * for the Spark SQL code the others find compiled, the cached pages the others find warm);
- * reversing the order every other repetition leaves the middle of three never first.
+ * in each place once. A run takes part of its time from its place (the first run of a query after
+ * a switch was slower: docs/benchmarks/README.md, on the TPC-H benchmark); reversing the order
+ * every other repetition leaves the middle one of three never first.
  */
 object Rotation {
   def of[T](configs: Seq[T], rep: Int): Seq[T] = {

@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,7 +77,7 @@ class LineShuffleServiceTest {
     assertTrue(listening(port));
     service.stop();
     assertEquals(-1, service.getMetaData().getInt(0));
-    assertTrue(!listening(port), "closed on stop");
+    assertFalse(listening(port), "closed on stop");
   }
 
   @Test
