@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A block writer's memory is execution memory of its task: within its own bound when it has one, on
  * the pool Spark's Tungsten pages use, with the serialization streams' buffers on the heap, and
- * never spilled for its own requests.
+ * with nothing to spill before its buffer is set.
  */
 class WriterMemoryTest {
   private static final long MIB = 1L << 20;
@@ -89,7 +89,7 @@ class WriterMemoryTest {
   }
 
   @Test
-  void itSpillsNothingBeforeItHasABufferNorForItsOwnRequests() throws Exception {
+  void itSpillsNothingBeforeItHasABufferWhoeverAsks() throws Exception {
     UnifiedMemoryManager mm = memory(new SparkConf(false), 16);
     TaskMemoryManager tmm = new TaskMemoryManager(mm, 0);
     WriterMemory w = new WriterMemory(tmm, 0);
