@@ -35,7 +35,8 @@ import io.github.kaeshuffle.workloads.Workloads
  * codec calls without Spark, on one thread with the model at 0 us: what our layer costs per call
  * when nothing else runs.
  *
- * Arguments: output page (markdown), size, repetitions, workloads (comma list).
+ * Arguments: the page whose notes hold its section (the KAEzip model's README), size, repetitions,
+ * workloads (comma list).
  * Run: `mvn -B -pl integration-tests -am -Pbench-kaezip-overhead verify`.
  */
 object KaeZipOverhead {
@@ -95,7 +96,7 @@ object KaeZipOverhead {
   }
 
   def main(args: Array[String]): Unit = {
-    val out = Paths.get(args.lift(0).getOrElse("docs/benchmarks/kaezip-model/overhead.md"))
+    val out = Paths.get(args.lift(0).getOrElse("docs/benchmarks/kaezip-model/README.md"))
     val size = Workloads.Size.of(args.lift(1).getOrElse("xsmall"))
     val reps = args.lift(2).map(_.toInt).getOrElse(8)
     val workloads = args.lift(3).getOrElse("lda-edges,sort").split(',').toSeq
@@ -112,13 +113,14 @@ object KaeZipOverhead {
     renderMedians(page, runs.toSeq, workloads)
     renderDirect(page)
     renderRuns(page, runs.toSeq)
+    val text = if (Files.exists(out)) Files.readString(out) else ""
     Files.createDirectories(out.toAbsolutePath.getParent)
-    Files.writeString(out, page.toString)
+    Files.writeString(out, PageNotes.withSection(text, "KaeZipOverhead", page.toString))
     println(page)
   }
 
   private def header(size: Workloads.Size, reps: Int): String =
-    "# Our codec layer's own time per call (simulated KAEzip cost model, not hardware)\n\n" +
+    "## Our codec layer's own time per call (simulated KAEzip cost model, not hardware)\n\n" +
       "Written by KaeZipOverhead (`mvn -B -pl integration-tests -am " +
       s"-Pbench-kaezip-overhead verify`), ${size.name.toLowerCase(java.util.Locale.ROOT)}, " +
       s"$reps repetitions after a warm-up, 50 us and 2 contexts. *ours*: KAE's codec time " +
@@ -144,7 +146,7 @@ object KaeZipOverhead {
   }
 
   private def renderRuns(page: StringBuilder, runs: Seq[Run]): Unit = {
-    page ++= "\n## Every run\n\n| workload | variant | rep | wall s | KAE codec ms | " +
+    page ++= "\n### Every run of the time per call\n\n| workload | variant | rep | wall s | KAE codec ms | " +
       "model calls' wall ms | model calls | ours ms |\n|---|---|---:|---:|---:|---:|---:|---:|\n"
     for (r <- runs) {
       page ++= f"| ${r.workload} | ${r.config} | ${r.rep} | ${r.wall}%.3f | " +

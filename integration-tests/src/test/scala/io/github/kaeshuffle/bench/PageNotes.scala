@@ -39,4 +39,23 @@ object PageNotes {
 
   /** `notes` as a page shows them: between the markers, then a blank line. */
   def block(notes: String): String = s"$Begin\n${notes.trim}\n$End\n\n"
+
+  /**
+   * `text` with its section written by the benchmark `writer` set to `section`: a benchmark whose
+   * figures belong on another benchmark's page keeps them in that page's notes, between markers of
+   * its own, which its next run replaces (and the page's own benchmark keeps, as notes). Without
+   * the section, it goes at the end of the notes (of new notes where the page has none).
+   */
+  def withSection(text: String, writer: String, section: String): String = {
+    val begin = s"<!-- $writer: written by its run; its next run replaces it -->"
+    val end = s"<!-- end of $writer -->"
+    val marked = s"$begin\n${section.trim}\n$end"
+    val at = text.indexOf(begin)
+    val until = text.indexOf(end, math.max(at, 0))
+    if (at >= 0 && until >= 0) text.substring(0, at) + marked + text.substring(until + end.length)
+    else if (parse(text).isDefined) {
+      val notesEnd = text.indexOf(End, text.indexOf(Begin))
+      text.substring(0, notesEnd) + marked + "\n" + text.substring(notesEnd)
+    } else text + "\n" + block(marked)
+  }
 }

@@ -35,6 +35,17 @@ class PageNotesSuite extends AnyFunSuite {
     assert(PageNotes.of(Paths.get("target/no-such-page.md")).isEmpty)
   }
 
+  test("another benchmark's section sits in the notes and its next run replaces only it") {
+    val page = "# Title\n\n" + PageNotes.block("## Why\n\nBy hand.") + "## Results\n"
+    val first = PageNotes.withSection(page, "Overhead", "## Per call\n\n| 1 |")
+    assert(PageNotes.parse(first).exists(n => n.startsWith("## Why") && n.contains("| 1 |")))
+    assert(first.endsWith("## Results\n"))
+    val second = PageNotes.withSection(first, "Overhead", "## Per call\n\n| 2 |")
+    assert(second == first.replace("| 1 |", "| 2 |"), "only the section changed")
+    val none = PageNotes.withSection("# Title\n", "Overhead", "| 3 |")
+    assert(PageNotes.parse(none).exists(_.contains("| 3 |")), "notes made to hold it")
+  }
+
   test("every checked-in benchmark page holds its notes once, between both markers") {
     val root = Paths.get(sys.props.getOrElse("kae.docs.dir", "../docs")).resolve("benchmarks")
     val pages = Files.walk(root).iterator().asScala.filter(_.toString.endsWith(".md")).toSeq

@@ -72,12 +72,12 @@ private[spark] case class KaeShuffleSettings(
   )
 
   /**
-   * `auto` probes the software deflate codecs only. Software deflate spends milliseconds on an
-   * incompressible 256 KiB block, so a probe of 5-15 us pays for itself at once. A hardware
-   * engine takes such a block at its usual rate for one request (about 90 us at 50 us latency
-   * and 7 GB/s), and the probe would cost its 5-15 us on every block to save that on the few that
-   * do not shrink: a large part of our own time per compress call on the KAEzip cost model
-   * (docs/benchmarks/kaezip-model/overhead.md). lz4 and zstd pass over such bytes quickly.
+   * `auto` probes the software deflate codecs only. Software deflate spends far longer on an
+   * incompressible block than a probe does, so the probe pays for itself at once. A hardware
+   * engine takes such a block at its usual rate in one request, and the probe would cost its time
+   * on every block to save that on the few that do not shrink: it was a large part of our own
+   * time per compress call on the KAEzip cost model (docs/benchmarks/kaezip-model/README.md, our
+   * layer's time per call). lz4 and zstd pass over such bytes quickly.
    */
   private def probesByDefault(codec: BlockCodec): Boolean =
     codec.format() == CodecFormat.DEFLATE && !codec.hardware()
