@@ -21,6 +21,7 @@ import scala.collection.mutable
 
 import io.github.kaeshuffle.format.{BlockStats, DecoderPool}
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
+import org.junit.jupiter.api.Assertions.assertThrows
 
 import org.apache.spark.{FetchFailed, HashPartitioner, ShuffleDependency, SparkContext, SparkEnv}
 import org.apache.spark.serializer.KryoSerializer
@@ -163,15 +164,11 @@ class KaeShuffleReaderTest {
   @Test def aDamagedBlockIsSparksFetchFailure(): Unit = {
     val (dep, lengths) = shuffle(data => data(40) = (data(40) ^ 0xff).toByte)
     val read = new Read(dep, lengths, 0, 1)
-    val failed =
-      try {
-        read.records()
-        None
-      } catch {
-        case e: FetchFailedException => Some(e)
-      }
-    assert(failed.isDefined, "a fetch failure, never wrong rows")
-    val reason = failed.get.toTaskFailedReason.asInstanceOf[FetchFailed]
+    val failed = assertThrows(
+      classOf[FetchFailedException],
+      () => read.records(): Unit,
+      "a fetch failure, never wrong rows")
+    val reason = failed.toTaskFailedReason.asInstanceOf[FetchFailed]
     assert((reason.shuffleId, reason.mapId, reason.reduceId) == ((dep.shuffleId, 0L, 0)))
   }
 }

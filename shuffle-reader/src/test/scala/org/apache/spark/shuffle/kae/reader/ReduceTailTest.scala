@@ -15,6 +15,7 @@ package org.apache.spark.shuffle.kae
 package reader
 
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
+import org.junit.jupiter.api.Assertions.assertThrows
 
 import org.apache.spark.{
   Aggregator,
@@ -98,14 +99,9 @@ class ReduceTailTest {
       val killed = inTask { (context, records) =>
         records.next()
         context.markInterrupted("stage cancelled")
-        try {
-          records.hasNext
-          None
-        } catch {
-          case e: TaskKilledException => Some(e.reason)
-        }
+        assertThrows(classOf[TaskKilledException], () => records.hasNext)
       }(dep)
-      assert(killed.contains("stage cancelled"), s"$killed")
+      assert(killed.reason == "stage cancelled", killed.reason)
     }
   }
 }

@@ -22,6 +22,7 @@ import io.github.kaeshuffle.format.DecoderPool
 import io.github.kaeshuffle.reader.PrefetchingSegmentInput
 import io.netty.buffer.{ByteBuf, ByteBufInputStream, Unpooled}
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
+import org.junit.jupiter.api.Assertions.assertThrows
 
 import org.apache.spark.{SparkContext, SparkEnv}
 import org.apache.spark.memory.TaskMemoryManager
@@ -88,14 +89,6 @@ class SegmentStreamsTest {
     (fis, new LimitedInputStream(fis, bytes.length))
   }
 
-  private def failure(body: => Any): Option[IOException] =
-    try {
-      body
-      None
-    } catch {
-      case e: IOException => Some(e)
-    }
-
   /** `raw`'s segment fetched and decoded on the task's thread, not ahead; the task then ends. */
   private def assertDecodedOnTheTasksThread(t: Task, raw: Array[Byte]): Unit = {
     val (_, in) = fetched(ReduceFixture.segment(raw))
@@ -149,9 +142,8 @@ class SegmentStreamsTest {
   @Test def aRemoteRangeWithoutASegmentFailsInTheWrapperForSparkToFetchAgain(): Unit = {
     val t = new Task(prefetch = true)
     val (_, in) = fetched(new Array[Byte](0))
-    val e = failure(t.streams.decode(block, in))
-    assert(e.exists(_.isInstanceOf[CorruptBlockException]), s"$e")
-    assert(e.get.getMessage == s"$block holds no segment.")
+    val e = assertThrows(classOf[CorruptBlockException], () => t.streams.decode(block, in))
+    assert(e.getMessage == s"$block holds no segment.")
     t.streams.close()
   }
 
@@ -162,11 +154,15 @@ class SegmentStreamsTest {
     try {
       val out = t.streams.decode(block, in)
       assert(out.isInstanceOf[FailedStream], "handed back, so Spark's fetcher sees a read fail")
-      assert(failure(out.read()).isDefined)
+      assertThrows(classOf[IOException], () => out.read())
     } finally fis.close()
     val strict = new Task(prefetch = true, detectCorrupt = false, here = true)
     val (fis2, in2) = inFile(damaged)
-    try assert(failure(strict.streams.decode(block, in2)).isDefined, "raised as it is")
+    try
+      assertThrows(
+        classOf[IOException],
+        () => strict.streams.decode(block, in2): Unit,
+        "raised as it is")
     finally fis2.close()
     t.streams.close()
     strict.streams.close()
@@ -178,8 +174,10 @@ class SegmentStreamsTest {
     val chunk = ShuffleBlockChunkId(0, 0, 2, 0)
     val t = new Task(prefetch = true)
     val (_, in) = fetched(segment)
-    val e = failure(t.streams.decode(chunk, in))
-    assert(e.exists(_.isInstanceOf[CorruptBlockException]), s"Spark reads the original blocks: $e")
+    assertThrows(
+      classOf[CorruptBlockException],
+      () => t.streams.decode(chunk, in): Unit,
+      "Spark reads the original blocks")
     t.streams.close()
     assert(t.tmm.getMemoryConsumptionForThisTask == 0)
   }

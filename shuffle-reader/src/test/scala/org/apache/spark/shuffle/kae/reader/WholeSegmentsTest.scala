@@ -20,6 +20,7 @@ import java.nio.file.{Files, Path}
 
 import io.netty.buffer.{ByteBufInputStream, Unpooled}
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
+import org.junit.jupiter.api.Assertions.assertThrows
 
 import org.apache.spark.{SparkContext, SparkEnv}
 import org.apache.spark.memory.TaskMemoryManager
@@ -158,18 +159,12 @@ class WholeSegmentsTest {
     val w = whole(tmm)
     val (fis, in) = fileSegment(ReduceFixture.text(1000, 7), 1100)
     try {
-      val e =
-        try {
-          w.of(blockId, in, Some((here, 1100L)))
-          None
-        } catch {
-          case e: EOFException => Some(e)
-        }
+      val e = assertThrows(classOf[EOFException], () => w.of(blockId, in, Some((here, 1100L))))
       assert(
-        e.map(_.getMessage).contains(
+        e.getMessage ==
           "The shuffle file ends 100 bytes before the end of the segment at offset 100 " +
-            "(1100 bytes)."),
-        s"$e")
+          "(1100 bytes).",
+        e.getMessage)
       assert(tmm.getMemoryConsumptionForThisTask == 0, "the copy's memory is given back")
     } finally fis.close()
   }

@@ -16,7 +16,6 @@ package writer
 
 import java.util.Random
 
-import io.github.kaeshuffle.format.Segments
 import io.github.kaeshuffle.writer.WriterSettings
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
 
@@ -87,10 +86,7 @@ class KaeBlockShuffleWriterTest {
     try {
       assertEveryRecordInItsPartition(task, 7, input)
       val lengths = task.output.committed.get
-      for (p <- 0 until 7) {
-        val index = Segments.split(java.nio.ByteBuffer.wrap(task.output.bytes(p))).get(0).index()
-        for (b <- 0 until index.blockCount - 1) assert(index.rawLength(b) == Block)
-      }
+      for (p <- 0 until 7) task.assertWholeBlocks(p, Block)
       assert(task.metrics.recordsWritten == 20000)
       assert(task.metrics.bytesWritten == lengths.sum)
       assert(task.reports.size == 1, "one report when it stops")

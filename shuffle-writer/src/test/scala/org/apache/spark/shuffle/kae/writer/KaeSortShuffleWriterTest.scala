@@ -14,9 +14,6 @@
 package org.apache.spark.shuffle.kae
 package writer
 
-import java.nio.ByteBuffer
-
-import io.github.kaeshuffle.format.Segments
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
 
 import org.apache.spark.{Aggregator, HashPartitioner, ShuffleDependency, SparkContext}
@@ -71,8 +68,7 @@ class KaeSortShuffleWriterTest {
       for (p <- 0 until Partitions) {
         val expected = input.filter(r => partitioner.getPartition(r._1) == p)
         assert(task.records[Int, Int](p, javaSerializer) == expected, s"partition $p")
-        val index = Segments.split(ByteBuffer.wrap(task.output.bytes(p))).get(0).index()
-        for (b <- 0 until index.blockCount - 1) assert(index.rawLength(b) == Block)
+        task.assertWholeBlocks(p, Block)
       }
       assert(task.metrics.recordsWritten == input.size)
       assert(task.metrics.bytesWritten == task.output.committed.get.sum)

@@ -22,8 +22,15 @@ import java.util.concurrent.atomic.AtomicLong
 import scala.collection.mutable
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecKind, CodecOptions, Codecs}
-import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, EncoderPool, SegmentInputStream}
+import io.github.kaeshuffle.format.{
+  BlockDecoder,
+  BlockStats,
+  EncoderPool,
+  SegmentInputStream,
+  Segments
+}
 import io.github.kaeshuffle.writer.{LadderEncoders, WriterSettings}
+import org.junit.jupiter.api.Assertions.assertThrows
 
 import org.apache.spark.{SparkConf, SparkContext, SparkEnv, TaskContextImpl}
 import org.apache.spark.executor.{ShuffleWriteMetrics, TaskMetrics}
@@ -78,6 +85,14 @@ private[writer] final class MapTaskFixture(
     doctor,
     (stats, report) => reports += ((stats, report)))
 
+  /** Asserts that every block of `partition`'s segment but its last holds `blockSize` raw bytes. */
+  def assertWholeBlocks(partition: Int, blockSize: Int): Unit = {
+    val index = Segments.split(ByteBuffer.wrap(output.bytes(partition))).get(0).index()
+    for (b <- 0 until index.blockCount - 1) {
+      assert(index.rawLength(b) == blockSize, s"partition $partition, block $b")
+    }
+  }
+
   /** The records the map output holds for `partition`, decoded and deserialized. */
   def records[K, V](partition: Int, serializer: Serializer): Seq[(K, V)] = {
     val bytes = output.bytes(partition)
@@ -98,20 +113,13 @@ private[writer] final class MapTaskFixture(
    * committed.
    */
   def assertFailsNamingTheMapOutput(shuffleId: Int)(write: => Unit): Unit = {
-    val failed =
-      try {
-        write
-        None
-      } catch {
-        case e: IOException => Some(e)
-      }
-    assert(failed.isDefined, "the task fails")
-    val message = failed.get.getMessage
+    val failed = assertThrows(classOf[IOException], () => write, "the task fails")
+    val message = failed.getMessage
     assert(
       message.startsWith(
         s"KAE Shuffle could not write the map output of shuffle $shuffleId (map ${MapTaskFixture.MapId},"),
       message)
-    assert(output.aborted.contains(failed.get.getCause), "the output is aborted")
+    assert(output.aborted.contains(failed.getCause), "the output is aborted")
     assert(output.committed.isEmpty, "and never committed")
   }
 
