@@ -52,9 +52,9 @@ object PageNotes {
     val marked = s"$begin\n${section.trim}\n$end"
     val at = text.indexOf(begin)
     val until = text.indexOf(end, math.max(at, 0))
+    val notesEnd = text.indexOf(End, math.max(text.indexOf(Begin), 0))
     if (at >= 0 && until >= 0) text.substring(0, at) + marked + text.substring(until + end.length)
-    else if (parse(text).isDefined) {
-      val notesEnd = text.indexOf(End, text.indexOf(Begin))
+    else if (text.contains(Begin) && notesEnd >= 0) {
       text.substring(0, notesEnd) + marked + "\n" + text.substring(notesEnd)
     } else text + "\n" + block(marked)
   }

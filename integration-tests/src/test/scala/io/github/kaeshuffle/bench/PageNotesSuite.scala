@@ -44,6 +44,16 @@ class PageNotesSuite extends AnyFunSuite {
     assert(second == first.replace("| 1 |", "| 2 |"), "only the section changed")
     val none = PageNotes.withSection("# Title\n", "Overhead", "| 3 |")
     assert(PageNotes.parse(none).exists(_.contains("| 3 |")), "notes made to hold it")
+    val empty = PageNotes.withSection(
+      s"# Title\n\n${PageNotes.Begin}\n${PageNotes.End}\n",
+      "Overhead",
+      "| 4 |")
+    assert(
+      PageNotes.parse(empty).contains(
+        "<!-- Overhead: written by its run; its next run replaces it -->\n| 4 |\n" +
+          "<!-- end of Overhead -->"),
+      "empty notes take it, no second block"
+    )
   }
 
   test("every checked-in benchmark page holds its notes once, between both markers") {
