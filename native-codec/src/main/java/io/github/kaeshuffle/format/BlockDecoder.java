@@ -32,8 +32,8 @@ import java.util.Map;
  * format are read: the preferred codec serves its own format, {@link Codecs#defaultDecoder} the
  * others (a deflate block from a KAEzip node decodes with zlib here). Each format's decompressor is
  * created on first use and reused for every later block (the native stream is reset per block, not
- * re-initialised), so a decoder can serve many streams in turn: {@link DecoderPool} lends them out.
- * Not thread-safe.
+ * re-initialised), so a decoder can serve many streams in turn: the pools of {@code
+ * io.github.kaeshuffle.pool} lend them out. Not thread-safe.
  */
 public final class BlockDecoder implements AutoCloseable {
   private final BlockCodec preferred;
@@ -206,12 +206,13 @@ public final class BlockDecoder implements AutoCloseable {
     }
   }
 
-  /** Marks a software decoder lent in place of a busy hardware one ({@link DecoderPool}). */
-  void countAsOverflow() {
+  /** Marks a software decoder lent in place of a busy hardware one, by the pool that lends it. */
+  public void countAsOverflow() {
     overflow = true;
   }
 
-  boolean overflow() {
+  /** Whether this decoder was lent in place of a busy hardware one. */
+  public boolean overflow() {
     return overflow;
   }
 

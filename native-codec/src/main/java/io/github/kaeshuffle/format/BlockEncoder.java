@@ -236,12 +236,13 @@ public final class BlockEncoder implements AutoCloseable {
     return stats;
   }
 
-  /** Marks a software encoder lent in place of a busy hardware one ({@link EncoderPool}). */
-  void countAsOverflow() {
+  /** Marks a software encoder lent in place of a busy hardware one, by the pool that lends it. */
+  public void countAsOverflow() {
     overflow = true;
   }
 
-  boolean overflow() {
+  /** Whether this encoder was lent in place of a busy hardware one. */
+  public boolean overflow() {
     return overflow;
   }
 

@@ -136,7 +136,7 @@ public final class BlockStats {
   }
 
   /** What a pool adds to an owner's counts when it lends it a context. */
-  void lent(boolean opened, long waitNanos) {
+  public void lent(boolean opened, long waitNanos) {
     sessionsOpened += opened ? 1 : 0;
     sessionWaitNanos += waitNanos;
   }

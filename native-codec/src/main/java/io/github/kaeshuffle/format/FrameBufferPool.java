@@ -14,14 +14,16 @@
 package io.github.kaeshuffle.format;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * The heap buffers of {@link FrameOutputStream}s, a block and a frame each, lent to one stream at a
  * time and kept for the next: Spark opens a codec stream for every cached block, broadcast piece
  * and task binary, many of them a few KiB, and each would otherwise allocate a whole block and
- * frame. At most {@code maxIdle} pairs are kept ({@link ContextPool}, with no bound on those lent);
- * more returned at once are dropped to the collector, and more lent at once are made anew.
- * Thread-safe.
+ * frame. At most {@code maxIdle} pairs are kept, with no bound on those lent: more returned at once
+ * are dropped to the collector, and more lent at once are made anew. Heap buffers need none of the
+ * session bounds and closing of the codec pools ({@code io.github.kaeshuffle.pool}). Thread-safe.
  */
 public final class FrameBufferPool {
   /** One stream's buffers: the block being filled and the frame it is encoded into. */
@@ -36,7 +38,9 @@ public final class FrameBufferPool {
   }
 
   private final int blockSize;
-  private final ContextPool<Buffers> pairs;
+  private final int maxIdle;
+  private final Deque<Buffers> idle = new ArrayDeque<>();
+  private long made;
 
   /**
    * @param blockSize raw bytes per frame ({@link BlockFormat#checkBlockSize})
@@ -44,8 +48,11 @@ public final class FrameBufferPool {
    */
   public FrameBufferPool(int blockSize, int maxIdle) {
     BlockFormat.checkBlockSize(blockSize);
+    if (maxIdle < 0) {
+      throw new IllegalArgumentException("maxIdle cannot be negative: " + maxIdle);
+    }
     this.blockSize = blockSize;
-    this.pairs = new ContextPool<>(maxIdle, b -> {});
+    this.maxIdle = maxIdle;
   }
 
   /**
@@ -54,30 +61,39 @@ public final class FrameBufferPool {
    * software encoder lent for a busy hardware one may bound its frames otherwise).
    */
   Buffers borrow(int frameLength) {
-    while (true) {
-      // No bound on the pairs lent: a take either has an idle pair or leave to make one.
-      Buffers b = pairs.take().idle();
-      if (b == null) {
-        pairs.made();
-        return new Buffers(blockSize, frameLength);
-      }
+    Buffers b = keptFor(frameLength);
+    if (b != null) {
+      return b;
+    }
+    synchronized (this) {
+      made++;
+    }
+    return new Buffers(blockSize, frameLength); // not under the lock: a block is large
+  }
+
+  private synchronized Buffers keptFor(int frameLength) {
+    Buffers b;
+    while ((b = idle.pollFirst()) != null) {
       if (b.frame.capacity() >= frameLength) {
         b.block.clear();
         b.frame.clear();
         return b;
       }
-      pairs.giveBack(b, false); // too small for this encoder's frames: dropped
+      // too small for this encoder's frames: dropped
     }
+    return null;
   }
 
   /** Keeps {@code b} for the next stream, unless {@code maxIdle} are kept already. */
-  void giveBack(Buffers b) {
-    pairs.giveBack(b, true);
+  synchronized void giveBack(Buffers b) {
+    if (idle.size() < maxIdle) {
+      idle.addFirst(b);
+    }
   }
 
   /** Pairs made since the pool was: at most the streams open at once, beyond the kept ones. */
-  public long made() {
-    return pairs.created();
+  public synchronized long made() {
+    return made;
   }
 
   int blockSize() {

@@ -17,7 +17,7 @@ import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockStats;
-import io.github.kaeshuffle.format.EncoderPool;
+import io.github.kaeshuffle.pool.EncoderPool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

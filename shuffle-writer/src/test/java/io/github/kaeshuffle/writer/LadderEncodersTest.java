@@ -22,7 +22,7 @@ import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.format.BlockEncoder;
-import io.github.kaeshuffle.format.EncoderPool;
+import io.github.kaeshuffle.pool.EncoderPool;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -18,8 +18,9 @@ import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicLong
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
-import io.github.kaeshuffle.format.{BlockDecoder, BlockEncoder, DecoderPool, EncoderPool}
-import io.github.kaeshuffle.format.{FrameBufferPool, FrameInputStream, FrameOutputStream}
+import io.github.kaeshuffle.format.{BlockDecoder, BlockEncoder, FrameBufferPool}
+import io.github.kaeshuffle.format.{FrameInputStream, FrameOutputStream}
+import io.github.kaeshuffle.pool.{DecoderPool, EncoderPool}
 
 import org.apache.spark.SparkConf
 import org.apache.spark.io.CompressionCodec

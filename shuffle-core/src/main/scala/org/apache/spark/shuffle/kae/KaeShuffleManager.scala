@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean
 
 import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
 import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight
-import io.github.kaeshuffle.format.{BlockStats, DecoderPool, EncoderPool}
+import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.pool.{DecoderPool, EncoderPool}
 import io.github.kaeshuffle.writer.LadderEncoders
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}

@@ -17,7 +17,7 @@ import java.util.Locale
 import java.util.concurrent.TimeUnit
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecFormat, CodecOptions}
-import io.github.kaeshuffle.format.SessionBound
+import io.github.kaeshuffle.pool.SessionBound
 import io.github.kaeshuffle.reader.{DecodeWindow, ReaderSettings}
 import io.github.kaeshuffle.writer.WriterSettings
 

@@ -15,7 +15,8 @@ package org.apache.spark.shuffle.kae
 package reader
 
 import io.github.kaeshuffle.diagnostics.RecordSample
-import io.github.kaeshuffle.format.{BlockStats, DecoderLender}
+import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.pool.DecoderLender
 import io.github.kaeshuffle.reader.{PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.{InterruptibleIterator, ShuffleDependency, SparkEnv, TaskContext}

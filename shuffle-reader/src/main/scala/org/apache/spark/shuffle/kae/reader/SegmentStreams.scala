@@ -20,12 +20,12 @@ import io.github.kaeshuffle.codec.CorruptBlockException
 import io.github.kaeshuffle.format.{
   BlockDecoder,
   BlockStats,
-  DecoderLender,
   Segment,
   SegmentInputStream,
   Segments,
   SegmentStreamDecoder
 }
+import io.github.kaeshuffle.pool.DecoderLender
 import io.github.kaeshuffle.reader.{DecodeWindow, PrefetchingSegmentInput, ReaderSettings}
 
 import org.apache.spark.internal.Logging

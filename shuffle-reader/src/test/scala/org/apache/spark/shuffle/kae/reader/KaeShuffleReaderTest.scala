@@ -19,7 +19,8 @@ import java.nio.file.Files
 
 import scala.collection.mutable
 
-import io.github.kaeshuffle.format.{BlockStats, DecoderPool}
+import io.github.kaeshuffle.format.BlockStats
+import io.github.kaeshuffle.pool.DecoderPool
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
 import org.junit.jupiter.api.Assertions.assertThrows
 

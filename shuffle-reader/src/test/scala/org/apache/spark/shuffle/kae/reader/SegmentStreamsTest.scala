@@ -18,7 +18,7 @@ import java.io.{FileInputStream, InputStream, IOException}
 import java.nio.file.{Files, Path}
 
 import io.github.kaeshuffle.codec.CorruptBlockException
-import io.github.kaeshuffle.format.DecoderPool
+import io.github.kaeshuffle.pool.DecoderPool
 import io.github.kaeshuffle.reader.PrefetchingSegmentInput
 import io.netty.buffer.{ByteBuf, ByteBufInputStream, Unpooled}
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}

@@ -22,13 +22,8 @@ import java.util.concurrent.atomic.AtomicLong
 import scala.collection.mutable
 
 import io.github.kaeshuffle.codec.{BlockCodec, CodecKind, CodecOptions, Codecs}
-import io.github.kaeshuffle.format.{
-  BlockDecoder,
-  BlockStats,
-  EncoderPool,
-  SegmentInputStream,
-  Segments
-}
+import io.github.kaeshuffle.format.{BlockDecoder, BlockStats, SegmentInputStream, Segments}
+import io.github.kaeshuffle.pool.EncoderPool
 import io.github.kaeshuffle.writer.{LadderEncoders, WriterSettings}
 import org.junit.jupiter.api.Assertions.assertThrows
 

@@ -11,7 +11,7 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.format;
+package io.github.kaeshuffle.pool;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -11,11 +11,13 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.format;
+package io.github.kaeshuffle.pool;
 
 import io.github.kaeshuffle.codec.BlockCodec;
 import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.codec.Codecs;
+import io.github.kaeshuffle.format.BlockEncoder;
+import io.github.kaeshuffle.format.FrameCipher;
 
 /**
  * Encoders shared by the map tasks of one process, so an executor opens about one native compressor

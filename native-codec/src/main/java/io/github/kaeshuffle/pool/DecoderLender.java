@@ -11,8 +11,9 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.format;
+package io.github.kaeshuffle.pool;
 
+import io.github.kaeshuffle.format.BlockDecoder;
 import java.util.function.Supplier;
 
 /** Where a reader gets a decoder for one stream and gives it back: a pool, or fresh ones. */

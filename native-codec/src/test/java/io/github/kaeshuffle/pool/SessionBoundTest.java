@@ -11,7 +11,7 @@
  * or implied. See the License for the specific language governing permissions and limitations under
  * the License.
  */
-package io.github.kaeshuffle.format;
+package io.github.kaeshuffle.pool;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,6 +22,10 @@ import io.github.kaeshuffle.codec.CodecKind;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.codec.KaeZipModel;
 import io.github.kaeshuffle.codec.TestCodecs;
+import io.github.kaeshuffle.format.BlockDecoder;
+import io.github.kaeshuffle.format.BlockEncoder;
+import io.github.kaeshuffle.format.BlockFormat;
+import io.github.kaeshuffle.format.FrameHeader;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
