@@ -22,8 +22,8 @@ import org.apache.spark.util.collection.OpenHashSet
 
 /**
  * The manager's use of Spark internals whose shape varies between Spark lines, in one place.
- * One implementation serves every line today ([[LineManagerShims]]); the inventory with reasons is
- * in docs/design.md.
+ * One implementation serves every line today ([[EveryLineManagerShims]]); the inventory with
+ * reasons is in docs/design.md.
  */
 private[spark] trait ManagerShims {
 
@@ -74,5 +74,5 @@ private[spark] case class BlocksToRead(
 private[spark] object ManagerShims {
 
   /** The implementation for the Spark line this jar is built for. */
-  val current: ManagerShims = LineManagerShims
+  val current: ManagerShims = EveryLineManagerShims
 }

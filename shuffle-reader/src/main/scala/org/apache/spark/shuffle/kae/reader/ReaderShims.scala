@@ -25,7 +25,7 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId}
  * The reduce side's use of Spark internals whose shape varies between Spark lines, in one place.
  * The reader also uses internals that are the same on every line we build for
  * (`CompletionIterator`, `BlockManager.blockManagerId`, ...); docs/design.md lists them all, with
- * reasons. One implementation serves every line today ([[LineReaderShims]]).
+ * reasons. One implementation serves every line today ([[EveryLineReaderShims]]).
  */
 private[spark] trait ReaderShims {
 
@@ -61,5 +61,5 @@ private[spark] trait ReaderShims {
 private[spark] object ReaderShims {
 
   /** The implementation for the Spark line this jar is built for. */
-  val current: ReaderShims = LineReaderShims
+  val current: ReaderShims = EveryLineReaderShims
 }

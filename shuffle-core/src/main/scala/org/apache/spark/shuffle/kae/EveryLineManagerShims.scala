@@ -23,7 +23,7 @@ import org.apache.spark.shuffle.sort.SortShuffleManager
 import org.apache.spark.util.collection.OpenHashSet
 
 /** [[ManagerShims]] for every line we build (3.5 to 4.3). */
-private[spark] object LineManagerShims extends ManagerShims with Logging {
+private[spark] object EveryLineManagerShims extends ManagerShims with Logging {
 
   /**
    * Spark's resolver sharing our map of map task ids, so that shuffle blocks migrated to this

@@ -27,7 +27,7 @@ import org.apache.spark.storage.{BlockId, BlockManager, BlockManagerId, ShuffleB
  * the same on all of them. A line that differs gets its own file under `src/main/spark-<line>`, as
  * the writer's shims have.
  */
-private[spark] object LineReaderShims extends ReaderShims {
+private[spark] object EveryLineReaderShims extends ReaderShims {
 
   override def fetcher(
       context: TaskContext,
