@@ -22,7 +22,10 @@ cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "[kae] run as root: it drops to the user nobody itself" >&2; exit 2; }
 verify=${1:-}
 shift $(( $# > 0 ? 1 : 0 ))
-repo=$(mvn -B -q -o help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null | sed "s/\x1b\[[0-9;]*m//g")
+# Not offline: a local repository that has never run the help plugin fetches it here, once.
+repo=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null |
+  sed "s/\x1b\[[0-9;]*m//g") ||
+  { echo "[kae] could not ask Maven for its local repository (help:evaluate)" >&2; exit 1; }
 work=$(mktemp -d /tmp/kae-anywhere.XXXXXX)
 # Kept where a step fails: its logs, clone and home say why (surefire's reports included).
 trap '[ $? = 0 ] && rm -rf "$work" || echo "[kae] anywhere: kept $work" >&2' EXIT
