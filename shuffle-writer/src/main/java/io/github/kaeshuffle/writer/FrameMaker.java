@@ -13,22 +13,17 @@
  */
 package io.github.kaeshuffle.writer;
 
-import io.github.kaeshuffle.codec.ByteBuffers;
-import io.github.kaeshuffle.codec.DirectMemory;
 import io.github.kaeshuffle.format.BlockEncoder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Where a {@link PartitionedBlockBuffer}'s blocks become frames: the frame buffer each block is
- * encoded into with one codec call, and the assembly block where a block with bytes parked in the
- * frame file is put back together first, so that it too is compressed once, whole. Not thread-safe:
- * one task's thread.
+ * Where a {@link PartitionedBlockBuffer}'s blocks become frames: the frame buffer each whole block
+ * is encoded into with one codec call. Not thread-safe: one task's thread.
  */
 final class FrameMaker {
   private final BlockEncoder encoder;
   private final int blockSize;
-  private final HeldMemory memory;
 
   /**
    * Where each frame is encoded before it is appended to the file: made for the first frame's need
@@ -38,13 +33,9 @@ final class FrameMaker {
    */
   private ByteBuffer frame;
 
-  /** Where a block with parked bytes is put back together: direct, one block, made when needed. */
-  private ByteBuffer assembly;
-
-  FrameMaker(BlockEncoder encoder, int blockSize, HeldMemory memory) {
+  FrameMaker(BlockEncoder encoder, int blockSize) {
     this.encoder = encoder;
     this.blockSize = blockSize;
-    this.memory = memory;
   }
 
   /** The last frame encoded, from index 0. */
@@ -64,37 +55,8 @@ final class FrameMaker {
     return p.index().encode(encoder, input, frame);
   }
 
-  /**
-   * Makes sure the assembly block exists before the first bytes are parked; false when reserving it
-   * spilled instead.
-   */
-  boolean readyToPark() throws IOException {
-    if (assembly == null) {
-      if (!memory.reserve(blockSize)) {
-        return false;
-      }
-      assembly = DirectMemory.allocate(blockSize);
-    }
-    return true;
-  }
-
-  /** p's whole block in the assembly block, readable: its parked bytes read back, then inMemory. */
-  ByteBuffer assemble(FrameFile frames, RawBlock p, ByteBuffer inMemory) throws IOException {
-    ByteBuffers.clear(assembly);
-    frames.readParked(p.id, assembly);
-    assembly.put(inMemory);
-    p.parkedBytes = 0;
-    return ByteBuffers.flip(assembly);
-  }
-
   /** The frame buffer's size so far (0 before the first frame): for tests. */
   int frameCapacity() {
     return frame == null ? 0 : frame.capacity();
-  }
-
-  /** Frees the assembly block (its memory is given back by the owner). Idempotent. */
-  void close() {
-    DirectMemory.free(assembly);
-    assembly = null;
   }
 }

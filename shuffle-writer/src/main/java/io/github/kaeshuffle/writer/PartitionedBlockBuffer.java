@@ -13,12 +13,10 @@
  */
 package io.github.kaeshuffle.writer;
 
-import io.github.kaeshuffle.codec.ByteBuffers;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockFormat;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 
 /**
  * The map side's block buffers: serialized records are appended to their partition's raw block
@@ -27,9 +25,8 @@ import java.nio.ByteBuffer;
  * bound, then on disk. At the end each partition becomes one segment: its frames (copied, never
  * recompressed), its last partial block, its index.
  *
- * <p>This class decides where a partition's next bytes go: a chain of small chunks while the block
- * is small ({@link ChunkChains}), then one direct buffer that doubles up to the block ({@link
- * LargeBuffers}, which bounds them by parking the fullest partition's bytes in the frame file).
+ * <p>Where a block's bytes live while it fills (small chunks, one direct buffer, parked in the
+ * frame file) is {@link RawBlocks}' concern; this class puts bytes and compresses full blocks.
  * Every byte of memory is reserved first ({@link HeldMemory}); when the budget says no, the frames
  * in memory move to the file, every partial block is sealed as a short frame after them and all raw
  * memory is freed (a spill). docs/design.md ("Block writer") says why each part is as it is. Not
@@ -39,13 +36,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
   private final int blockSize;
   private final RawBlock[] partitions;
   private final HeldMemory memory;
-  private final ChunkChains chains;
+  private final RawBlocks blocks;
   private final FrameMaker frameMaker;
   private final FrameFile frames;
-
-  /** The partitions holding a direct buffer, within their bound. */
-  private final LargeBuffers large;
-
   private final BufferCounters counters = new BufferCounters();
   private boolean spilling;
 
@@ -87,17 +80,13 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     BlockFormat.checkBlockSize(blockSize);
     this.blockSize = blockSize;
     this.memory = new HeldMemory(budget, this::spill);
-    this.large = new LargeBuffers(largeMemory, blockSize, memory);
-    int chunk = BufferSizes.chunkSize(firstBuffer, blockSize);
-    this.chains =
-        new ChunkChains(
-            new RawChunks(chunk, budget.onHeap()),
-            BufferSizes.smallLimit(blockSize, chunk),
-            memory);
-    this.frameMaker = new FrameMaker(encoder, blockSize, memory);
+    this.frameMaker = new FrameMaker(encoder, blockSize);
     this.frames =
         new FrameFile(
             spillFiles, numPartitions, new FramePages(frameMemory, memory, budget.onHeap()));
+    this.blocks =
+        new RawBlocks(
+            blockSize, firstBuffer, largeMemory, budget.onHeap(), frames, memory, counters);
     // A partition's state is made with its first byte: with many partitions most map tasks
     // write to few of them (16,777,217 partitions, two rows: two of them).
     this.partitions = new RawBlock[numPartitions];
@@ -115,7 +104,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     }
     while (len > 0) {
       // 0 when making room spilled instead: p is then empty and small, and is looked at again.
-      int n = p.raw == null ? putChained(p, bytes, off, len) : putRaw(p, bytes, off, len);
+      int n = blocks.put(p, bytes, off, len);
       off += n;
       len -= n;
       if (p.blockLength() == blockSize) {
@@ -125,90 +114,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     }
   }
 
-  private int putChained(RawBlock p, byte[] bytes, int off, int len) throws IOException {
-    if (chains.full(p)) {
-      return toDirect(p) ? putRaw(p, bytes, off, len) : 0;
-    }
-    return chains.put(p, bytes, off, Math.min(len, blockSize - p.blockLength()));
-  }
-
-  private int putRaw(RawBlock p, byte[] bytes, int off, int len) throws IOException {
-    if (!p.raw.hasRemaining() && !growRaw(p)) {
-      return 0;
-    }
-    int n = Math.min(Math.min(len, p.raw.remaining()), blockSize - p.blockLength());
-    p.raw.put(bytes, off, n);
-    return n;
-  }
-
-  /**
-   * Moves p's full chain into a direct buffer twice its size; false when making room parked p or
-   * spilled.
-   */
-  private boolean toDirect(RawBlock p) throws IOException {
-    ByteBuffer raw = large.bufferFor(p, Math.min(blockSize, p.chained * 2), this::park);
-    if (raw == null) {
-      return false;
-    }
-    chains.copy(p, raw);
-    chains.free(p);
-    p.raw = raw;
-    large.add(p);
-    return true;
-  }
-
-  /** Doubles p's full direct buffer; false when making room parked p or spilled. */
-  private boolean growRaw(RawBlock p) throws IOException {
-    ByteBuffer bigger = large.bufferFor(p, Math.min(blockSize, p.raw.capacity() * 2), this::park);
-    if (bigger == null) {
-      return false;
-    }
-    bigger.put(ByteBuffers.flip(p.raw));
-    large.retire(p.raw);
-    p.raw = bigger;
-    return true;
-  }
-
-  /**
-   * Moves p's bytes in memory to the frame file, after any it parked before; p keeps its buffer,
-   * empty. False when reserving the assembly block spilled instead (p was then sealed).
-   */
-  private boolean park(RawBlock p) throws IOException {
-    if (!frameMaker.readyToPark()) {
-      return false;
-    }
-    int n = p.rawLength();
-    frames.park(p.id, inMemory(p));
-    p.parkedBytes += n;
-    counters.parked(n);
-    emptyInMemory(p);
-    return true;
-  }
-
-  /**
-   * Encodes the partition's block into the frame maker's frame and empties the partition (a chain's
-   * chunks go back to the free list); returns the frame length.
-   */
+  /** Encodes the partition's whole block into the frame maker's frame, empties the partition. */
   private int encodeFrame(RawBlock p) throws IOException {
-    ByteBuffer input =
-        p.parkedBytes > 0 ? frameMaker.assemble(frames, p, inMemory(p)) : inMemory(p);
-    int length = frameMaker.encode(p, input);
-    emptyInMemory(p);
+    int length = frameMaker.encode(p, blocks.whole(p));
+    blocks.empty(p);
     return length;
-  }
-
-  /** p's bytes in memory, readable: a view of its direct buffer, or its chain gathered. */
-  private ByteBuffer inMemory(RawBlock p) {
-    return p.raw != null ? ByteBuffers.flip(p.raw.duplicate()) : chains.gather(p);
-  }
-
-  /** Empties p's bytes in memory (a chain's chunks go back to the free list). */
-  private void emptyInMemory(RawBlock p) {
-    if (p.raw != null) {
-      ByteBuffers.clear(p.raw);
-    } else {
-      chains.free(p);
-    }
   }
 
   /** The frame buffer's size so far (0 before the first frame): for tests. */
@@ -241,9 +151,9 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
           frames.append(i, frameMaker.frame(), length);
           counters.sealed();
         }
-        freed += large.free(p);
+        freed += blocks.free(p);
       }
-      freed += chains.releaseAll() + large.freeSpares();
+      freed += blocks.freeUnheld();
       if (freed > 0) {
         memory.release(freed);
       }
@@ -274,10 +184,10 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       }
       p.index().writeIndex(out);
       streams.close(i, out);
-      memory.release(large.free(p));
+      memory.release(blocks.free(p));
       partitions[i] = null;
     }
-    memory.release(chains.releaseAll() + large.freeSpares());
+    memory.release(blocks.freeUnheld());
   }
 
   /** What the buffer did so far: spills, sealed blocks, parked bytes. */
@@ -295,7 +205,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
 
   /** Bytes of direct raw buffers held now: for tests. */
   long largeBytes() {
-    return large.bytes();
+    return blocks.largeBytes();
   }
 
   /** The frame file's length now (frames, parked bytes and holes): for tests. */
@@ -311,14 +221,11 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
     } finally {
       for (int i = 0; i < partitions.length; i++) {
         if (partitions[i] != null) {
-          large.free(partitions[i]);
+          blocks.free(partitions[i]);
           partitions[i] = null;
         }
       }
-      chains.releaseAll();
-      chains.close();
-      large.freeSpares();
-      frameMaker.close();
+      blocks.close();
       memory.releaseAll();
     }
   }
