@@ -100,7 +100,7 @@ for path in sys.stdin.read().split():
         if skipped is None:
             continue
         message = skipped.get("message") or "Test ignored."
-        tail = re.search(r"(\[[^]]*\])$", case.get("name", ""))
+        tail = re.search(r"\s(\[[^]]*\])$", case.get("name", ""))
         print(tail.group(1) if message == "Test ignored." and tail else message)
 ' | grep -vE '^(\[matrix only\]|\[matrix, default line only\]|Test ignored\.)$' |
     sort | uniq -c | sort -rn | head -20 || true
