@@ -153,7 +153,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
         }
         freed += blocks.free(p);
       }
-      freed += blocks.freeUnheld();
+      freed += blocks.freeChainsAndSpares();
       if (freed > 0) {
         memory.release(freed);
       }
@@ -187,7 +187,7 @@ public final class PartitionedBlockBuffer implements AutoCloseable {
       memory.release(blocks.free(p));
       partitions[i] = null;
     }
-    memory.release(blocks.freeUnheld());
+    memory.release(blocks.freeChainsAndSpares());
   }
 
   /** What the buffer did so far: spills, sealed blocks, parked bytes. */

@@ -180,7 +180,7 @@ final class RawBlocks {
   }
 
   /** Frees every chain's chunks and the spare direct buffers; returns the bytes to release. */
-  long freeUnheld() {
+  long freeChainsAndSpares() {
     return chains.releaseAll() + large.freeSpares();
   }
 

@@ -89,7 +89,7 @@ class RawBlocksTest {
 
       blocks.empty(p);
       assertEquals(0, p.blockLength());
-      memory.release(blocks.free(p) + blocks.freeUnheld());
+      memory.release(blocks.free(p) + blocks.freeChainsAndSpares());
       blocks.close();
     }
   }
@@ -120,7 +120,7 @@ class RawBlocksTest {
         blocks.empty(ps[i]);
         memory.release(blocks.free(ps[i]));
       }
-      memory.release(blocks.freeUnheld());
+      memory.release(blocks.freeChainsAndSpares());
       blocks.close();
       blocks.close();
     }
