@@ -19,10 +19,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * The small raw blocks of a {@link PartitionedBlockBuffer}: each partition's chain of {@link
- * RawChunks}, grown a chunk at a time up to a limit, and the direct gather block a chain's bytes
- * are copied into for the codec, which then always reads memory the collector does not move. Not
- * thread-safe: one task's thread.
+ * The small raw blocks of {@link RawBlocks}: each partition's chain of {@link RawChunks}, grown a
+ * chunk at a time up to a limit, and the direct gather block a chain's bytes are copied into for
+ * the codec, which then always reads memory the collector does not move. Not thread-safe: one
+ * task's thread.
  */
 final class ChunkChains {
   private final RawChunks chunks;

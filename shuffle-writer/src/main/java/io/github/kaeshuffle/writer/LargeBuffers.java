@@ -20,16 +20,16 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The direct raw buffers of a {@link PartitionedBlockBuffer}: those of the partitions that have
- * outgrown their chain of small chunks, and spare ones, kept for reuse, that no partition holds:
- * together what {@code spark.shuffle.kae.writer.largeBufferMemory} bounds. Without a bound a map
- * task holds up to partitions x blockSize of them, all at once when its partitions fill at the same
- * pace, at the end of the map stage, where the process's peak RSS is. With one, {@link #bufferFor}
- * makes room by unmapping a spare, else by giving up the buffer {@link #victim()} names: one
- * holding no bytes as it is, else the fullest, its bytes parked in the frame file first. A buffer
- * given up becomes a spare rather than being unmapped, so that at the bound buffers go round
- * instead of being mapped from the kernel and faulted in afresh each time, which costs CPU on every
- * large map output (docs/benchmarks/Partitions.md). Not thread-safe: one task's thread.
+ * The direct raw buffers of {@link RawBlocks}: those of the partitions that have outgrown their
+ * chain of small chunks, and spare ones, kept for reuse, that no partition holds: together what
+ * {@code spark.shuffle.kae.writer.largeBufferMemory} bounds. Without a bound a map task holds up to
+ * partitions x blockSize of them, all at once when its partitions fill at the same pace, at the end
+ * of the map stage, where the process's peak RSS is. With one, {@link #bufferFor} makes room by
+ * unmapping a spare, else by giving up the buffer {@link #victim()} names: one holding no bytes as
+ * it is, else the fullest, its bytes parked in the frame file first. A buffer given up becomes a
+ * spare rather than being unmapped, so that at the bound buffers go round instead of being mapped
+ * from the kernel and faulted in afresh each time, which costs CPU on every large map output
+ * (docs/benchmarks/Partitions.md). Not thread-safe: one task's thread.
  */
 final class LargeBuffers {
   /** Moves a partition's bytes in memory to the frame file; false when that spilled instead. */

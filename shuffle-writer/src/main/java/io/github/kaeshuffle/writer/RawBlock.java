@@ -17,9 +17,9 @@ import io.github.kaeshuffle.format.SegmentIndexBuilder;
 import java.nio.ByteBuffer;
 
 /**
- * One partition's raw block in a {@link PartitionedBlockBuffer}: a chain of {@link RawChunks} while
- * small, then one direct buffer, after any bytes of the block parked in the frame file. Empty after
- * each frame made from it. Not thread-safe: one task's thread.
+ * One partition's raw block in {@link RawBlocks}: a chain of {@link RawChunks} while small, then
+ * one direct buffer, after any bytes of the block parked in the frame file. Empty after each frame
+ * made from it. Not thread-safe: one task's thread.
  */
 final class RawBlock {
   final int id;

@@ -19,14 +19,14 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The small raw buffers of a {@link PartitionedBlockBuffer}: chains of equal chunks carved from a
- * few large pages. With many thousands of partitions every raw buffer is small and together they
- * hold a map task's whole output (a job at tens of thousands of partitions: tens of MiB per task in
- * buffers of 512 bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap
- * the JVM has grown anyway; as separate heap arrays every young collection copies them (both
- * measured: docs/benchmarks/Partitions.md). The large pages on the heap each fill whole 1 MiB
- * regions of G1 as a humongous object, which young collections never copy, and are few; they are
- * kept for the next task ({@link HeapPages}).
+ * The small raw buffers of {@link RawBlocks}: chains of equal chunks carved from a few large pages.
+ * With many thousands of partitions every raw buffer is small and together they hold a map task's
+ * whole output (a job at tens of thousands of partitions: tens of MiB per task in buffers of 512
+ * bytes to 4 KiB). As separate direct buffers that memory comes on top of the heap the JVM has
+ * grown anyway; as separate heap arrays every young collection copies them (both measured:
+ * docs/benchmarks/Partitions.md). The large pages on the heap each fill whole 1 MiB regions of G1
+ * as a humongous object, which young collections never copy, and are few; they are kept for the
+ * next task ({@link HeapPages}).
  *
  * <p>Pages grow: the first holds {@link #FIRST_PAGE_CHUNKS} chunks and each next one twice as many
  * while under half a G1 region of 1 MiB; past that a page fills 1, 1, 2, 4 and then 8 whole
