@@ -32,12 +32,8 @@ import java.io.UncheckedIOException;
  * because a task may hold one decoder while its decompress-ahead thread asks for another. Thread-
  * safe.
  */
-public final class DecoderPool implements DecoderLender, AutoCloseable {
+public final class DecoderPool extends LendingPool<BlockDecoder> implements DecoderLender {
   private final BlockCodec preferred;
-  private final ContextPool<BlockDecoder> contexts;
-
-  /** Software decoders lent when every hardware session is busy; not bounded. */
-  private final ContextPool<BlockDecoder> overflow;
 
   /** Spark's IO encryption key, for encrypted frames; null when none are expected. */
   private final byte[] decryptionKey;
@@ -50,10 +46,14 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
    * @param decryptionKey the AES key of encrypted frames ({@link FrameCipher}), or null
    */
   public DecoderPool(BlockCodec preferred, int maxIdle, SessionBound bound, byte[] decryptionKey) {
+    super(
+        bound.pool(preferred, maxIdle, BlockDecoder::close),
+        maxIdle,
+        BlockDecoder::close,
+        BlockDecoder::overflow,
+        BlockDecoder::failed);
     this.preferred = preferred;
     this.decryptionKey = decryptionKey == null ? null : decryptionKey.clone();
-    this.contexts = bound.pool(preferred, maxIdle, BlockDecoder::close);
-    this.overflow = new ContextPool<>(maxIdle, BlockDecoder::close);
   }
 
   /** A pool of decoders for plain frames. */
@@ -105,23 +105,5 @@ public final class DecoderPool implements DecoderLender, AutoCloseable {
     overflow.made();
     d.countAsOverflow();
     return d;
-  }
-
-  /** Takes a decoder back once its owner has read its statistics. */
-  @Override
-  public void giveBack(BlockDecoder decoder) {
-    (decoder.overflow() ? overflow : contexts).giveBack(decoder, !decoder.failed());
-  }
-
-  /** Decoders created so far: an upper bound on the native decompressors opened per format. */
-  public long created() {
-    return contexts.created();
-  }
-
-  /** Closes the idle decoders; decoders still lent out are closed when they come back. */
-  @Override
-  public void close() {
-    contexts.close();
-    overflow.close();
   }
 }

@@ -28,14 +28,10 @@ import io.github.kaeshuffle.format.FrameCipher;
  * encoders exist; a task that finds them all lent waits up to the bound's wait, then gets a
  * software encoder of the same format (its blocks count as overflow). Thread-safe.
  */
-public final class EncoderPool implements AutoCloseable {
+public final class EncoderPool extends LendingPool<BlockEncoder> {
   private final BlockCodec codec;
   private final boolean probeIncompressible;
   private final int softwareBelow;
-  private final ContextPool<BlockEncoder> contexts;
-
-  /** Software encoders lent when every hardware session is busy; not bounded. */
-  private final ContextPool<BlockEncoder> overflow;
 
   /** Spark's IO encryption key, every frame encrypted with it; null for plain frames. */
   private final byte[] encryptionKey;
@@ -57,12 +53,16 @@ public final class EncoderPool implements AutoCloseable {
       int maxIdle,
       SessionBound bound,
       byte[] encryptionKey) {
+    super(
+        bound.pool(codec, maxIdle, BlockEncoder::close),
+        maxIdle,
+        BlockEncoder::close,
+        BlockEncoder::overflow,
+        BlockEncoder::failed);
     this.codec = codec;
     this.encryptionKey = encryptionKey == null ? null : encryptionKey.clone();
     this.probeIncompressible = probeIncompressible;
     this.softwareBelow = softwareBelow;
-    this.contexts = bound.pool(codec, maxIdle, BlockEncoder::close);
-    this.overflow = new ContextPool<>(maxIdle, BlockEncoder::close);
   }
 
   /** A pool of plain-frame encoders. */
@@ -121,22 +121,5 @@ public final class EncoderPool implements AutoCloseable {
       pool.notMade();
       throw e;
     }
-  }
-
-  /** Takes an encoder back once its owner has read its statistics. */
-  public void giveBack(BlockEncoder encoder) {
-    (encoder.overflow() ? overflow : contexts).giveBack(encoder, !encoder.failed());
-  }
-
-  /** Encoders created so far with the pool's codec: the native compressors this pool opened. */
-  public long created() {
-    return contexts.created();
-  }
-
-  /** Closes the idle encoders; encoders still lent out are closed when they come back. */
-  @Override
-  public void close() {
-    contexts.close();
-    overflow.close();
   }
 }
