@@ -14,7 +14,6 @@
 package org.apache.spark.shuffle.kae
 package reader
 
-import java.io.ByteArrayOutputStream
 import java.nio.file.Files
 import java.util.{Properties, Random}
 
@@ -56,15 +55,10 @@ private[reader] object ReduceFixture {
 
   /** `raw` as one segment of lz4 blocks of [[Block]] bytes. */
   def segment(raw: Array[Byte]): Array[Byte] = {
-    val out = new ByteArrayOutputStream
     val encoder =
       new BlockEncoder(Codecs.exact(CodecOptions.builder().codec(CodecKind.LZ4).build()))
-    try {
-      val w = new SegmentWriter(encoder, Block, out)
-      w.write(raw)
-      w.finish()
-    } finally encoder.close()
-    out.toByteArray
+    try SegmentWriter.encode(encoder, Block, raw)
+    finally encoder.close()
   }
 
   /** A task's memory manager over `mib` MiB of Spark's unified memory. */
