@@ -23,7 +23,6 @@ import io.github.kaeshuffle.format.BlockDecoder;
 import io.github.kaeshuffle.format.BlockEncoder;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** {@link FrameMaker} alone: frames sized to need. */
@@ -32,13 +31,6 @@ class FrameMakerTest {
 
   private static BlockEncoder encoder() throws Exception {
     return new BlockEncoder(Codecs.exact(CodecOptions.builder().codec(CodecKind.LZ4).build()));
-  }
-
-  /** Bytes that do not shrink, so a frame is as long as its input and its header. */
-  private static byte[] noise(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
   }
 
   /** The raw bytes of the frame {@code m} made last. */
@@ -55,17 +47,17 @@ class FrameMakerTest {
     try (BlockEncoder e = encoder()) {
       FrameMaker m = new FrameMaker(e, BLOCK);
       assertEquals(0, m.frameCapacity(), "nothing made before the first frame");
-      byte[] small = noise(300, 1);
+      byte[] small = TestBytes.noise(300, 1);
       int length = m.encode(new RawBlock(0), ByteBuffer.wrap(small));
       assertEquals(e.maxFrameLength(300), m.frameCapacity(), "made for the first frame's need");
       assertArrayEquals(small, decoded(m, length, small.length));
 
-      byte[] larger = noise(500, 2);
+      byte[] larger = TestBytes.noise(500, 2);
       length = m.encode(new RawBlock(1), ByteBuffer.wrap(larger));
       assertEquals(2 * e.maxFrameLength(300), m.frameCapacity(), "doubled: it holds 500");
       assertArrayEquals(larger, decoded(m, length, larger.length));
 
-      byte[] whole = noise(BLOCK, 3);
+      byte[] whole = TestBytes.noise(BLOCK, 3);
       length = m.encode(new RawBlock(2), ByteBuffer.wrap(whole));
       assertEquals(e.maxFrameLength(BLOCK), m.frameCapacity(), "at most a full block's frame");
       assertArrayEquals(whole, decoded(m, length, BLOCK));

@@ -23,18 +23,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class FramePagesTest {
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    new Random(n).nextBytes(b);
-    return b;
-  }
 
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
@@ -42,7 +36,7 @@ class FramePagesTest {
       throws Exception {
     LimitedBudget budget = new LimitedBudget(1L << 30);
     FramePages pages = new FramePages(3L << 20, new HeldMemory(budget, () -> 0), onHeap);
-    byte[] data = random(2 * FramePages.PAGE + 1000);
+    byte[] data = TestBytes.noise(2 * FramePages.PAGE + 1000, 2 * FramePages.PAGE + 1000);
     // Two pages and a bit: a third page is taken, under the 3 MiB bound.
     assertEquals(data.length, pages.write(0, ByteBuffer.wrap(data)));
     assertEquals(3L * FramePages.PAGE, pages.end());
@@ -73,7 +67,7 @@ class FramePagesTest {
   void theBoundAndARefusedPageEndTheGrowthForGood() {
     LimitedBudget budget = new LimitedBudget(1L << 30);
     FramePages bounded = new FramePages(1L << 20, new HeldMemory(budget, () -> 0), true);
-    byte[] data = random(FramePages.PAGE + 10);
+    byte[] data = TestBytes.noise(FramePages.PAGE + 10, FramePages.PAGE + 10);
     assertEquals(FramePages.PAGE, bounded.write(0, ByteBuffer.wrap(data)), "one page only");
     bounded.free();
     assertEquals(0, budget.used);

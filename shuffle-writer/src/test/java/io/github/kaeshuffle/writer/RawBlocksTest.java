@@ -24,7 +24,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,12 +44,6 @@ class RawBlocksTest {
   @AfterEach
   void giveTheMemoryBack() {
     memory.releaseAll();
-  }
-
-  private static byte[] noise(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
   }
 
   private FrameFile frameFile(int partitions, HeldMemory memory) {
@@ -77,7 +70,7 @@ class RawBlocksTest {
     try (FrameFile frames = frameFile(1, memory)) {
       RawBlocks blocks = new RawBlocks(BLOCK, 512, 0, true, frames, memory, counters);
       RawBlock p = new RawBlock(0);
-      byte[] block = noise(BLOCK, 1);
+      byte[] block = TestBytes.noise(BLOCK, 1);
       putAll(blocks, p, block, 0, 1000, 100);
       assertNull(p.raw, "a small block stays in its chain");
       assertArrayEquals(Arrays.copyOf(block, 1000), bytesOf(blocks.whole(p)));
@@ -103,7 +96,7 @@ class RawBlocksTest {
       byte[][] data = new byte[partitions][];
       for (int i = 0; i < partitions; i++) {
         ps[i] = new RawBlock(i);
-        data[i] = noise(BLOCK, 10 + i);
+        data[i] = TestBytes.noise(BLOCK, 10 + i);
       }
       // The partitions fill at the same pace, so three growing buffers pass a bound of two blocks.
       for (int at = 0; at < BLOCK; at += 4096) {
