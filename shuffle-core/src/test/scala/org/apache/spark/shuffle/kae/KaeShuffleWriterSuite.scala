@@ -61,15 +61,7 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
       sc.listenerBus.waitUntilEmpty()
       val outputs = ShuffleFiles.mapOutputs(sc, 0)
       assert(outputs.size == 4)
-      var blocks = 0L
-      for (o <- outputs; (p, idx) <- o.segments) {
-        assert(idx.segmentLength == o.partitionLength(p))
-        // Every block but the last of a segment is exactly the block size.
-        for (b <- 0 until idx.blockCount - 1) assert(idx.rawLength(b) == Block)
-        assert(idx.rawLength(idx.blockCount - 1) <= Block)
-        assert(idx.blockCount == (idx.totalRawLength + Block - 1) / Block)
-        blocks += idx.blockCount
-      }
+      val blocks = wholeBlocks(outputs)
       assert(totals.bytesWritten.get == outputs.map(o => Files.size(o.data)).sum)
       assert(totals.recordsWritten.get == 80000)
       val handle = handleOf(rdd)
@@ -79,6 +71,48 @@ class KaeShuffleWriterSuite extends AnyFunSuite {
         "one codec call per block")
       assert(handle.metrics(KaeShuffleMetrics.WriteRawBytes) ==
         outputs.flatMap(_.segments.values).map(_.totalRawLength).sum)
+    }
+  }
+
+  /** Checks that every segment is whole blocks but its last; returns how many blocks in all. */
+  private def wholeBlocks(outputs: Seq[ShuffleFiles.MapOutput]): Long =
+    outputs.flatMap { o =>
+      o.segments.map { case (p, idx) =>
+        assert(idx.segmentLength == o.partitionLength(p))
+        for (b <- 0 until idx.blockCount - 1) assert(idx.rawLength(b) == Block)
+        assert(idx.rawLength(idx.blockCount - 1) <= Block)
+        assert(idx.blockCount == (idx.totalRawLength + Block - 1) / Block)
+        idx.blockCount.toLong
+      }
+    }.sum
+
+  test("a serializer that flushes after every field still fills whole blocks, in both writers") {
+    LocalSpark.withSpark(kae()) { sc =>
+      // chill's tuple serializers flush Kryo's output after each field: a stream codec that
+      // writes a block on flush (Spark's zstd) writes one per field, as MLlib's LDA shows.
+      val flushes = new AtomicLong
+      val counting = new java.io.OutputStream {
+        override def write(b: Int): Unit = ()
+        override def flush(): Unit = flushes.incrementAndGet()
+      }
+      sc.env.serializer.newInstance().serializeStream(counting).writeObject((1L, 2L, 3.0))
+      assert(flushes.get >= 3, "the premise: Kryo flushes a tuple's stream per field")
+      val edges = sc.parallelize(0 until 4, 4).flatMap { slice =>
+        val r = new Random(slice)
+        Iterator.fill(20000)((r.nextInt(1 << 30).toLong, (r.nextLong(), slice.toLong, 1.0)))
+      }
+      val direct = edges.partitionBy(new HashPartitioner(7))
+      val combined = edges.reduceByKey(
+        new HashPartitioner(7),
+        (a, b) => (a._1 ^ b._1, a._2 + b._2, a._3 + b._3))
+      for ((rdd, blockWriter) <- Seq((direct, true), (combined, false))) {
+        assert(rdd.count() > 70000)
+        val handle = handleOf(rdd)
+        assert(handle.blockWriter == blockWriter)
+        val blocks = wholeBlocks(ShuffleFiles.mapOutputs(sc, handle.shuffleId))
+        assert(blocks > 28, "more than one block per segment")
+        assert(handle.metrics(KaeShuffleMetrics.WriteCodecCalls) == blocks)
+      }
     }
   }
 
