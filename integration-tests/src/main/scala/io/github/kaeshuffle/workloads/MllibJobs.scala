@@ -96,14 +96,36 @@ object MllibJobs {
     val model = new LDA().setK(Topics).setMaxIterations(2).setOptimizer("em").setSeed(seed)
       .run(corpus(spark, documents, slices, seed)).asInstanceOf[DistributedLDAModel]
     val topics = model.topicsMatrix
-    val perTopic = (0 until Topics).flatMap { t =>
-      val w = Array.tabulate(topics.numRows)(topics(_, t))
-      val sum = w.sum
-      val squares = w.map(x => x * x).sum
-      java.util.Arrays.sort(w)
-      Seq(sum, squares) ++ w.reverseIterator.take(10)
-    }
+    val perTopic =
+      (0 until Topics).flatMap(t => summary(Array.tabulate(topics.numRows)(topics(_, t))))
     Seq(model.logLikelihood, model.logPrior) ++ perTopic
+  }
+
+  /**
+   * `KMeans` as above on the LDA corpus's documents (sparse word counts over the text's
+   * vocabulary, which compress as counts do), cached `MEMORY_AND_DISK_SER`: every pass reads the
+   * documents back through `spark.io.compression.codec`. The cost, then per center (in the order
+   * of their sums) its summary.
+   */
+  def kmeansDocuments(
+      spark: SparkSession,
+      documents: Long,
+      slices: Int,
+      seed: Long): Seq[Double] = {
+    val data = corpus(spark, documents, slices, seed).values
+      .persist(StorageLevel.MEMORY_AND_DISK_SER)
+    try {
+      val model = new KMeans().setK(Topics).setMaxIterations(3).setSeed(seed).run(data)
+      val centers = model.clusterCenters.map(c => summary(c.toArray)).sortBy(_.head)
+      model.computeCost(data) +: centers.flatten.toSeq
+    } finally data.unpersist()
+  }
+
+  /** A weight vector's sum, sum of squares and ten largest weights. */
+  private def summary(weights: Array[Double]): Seq[Double] = {
+    val w = weights.clone()
+    java.util.Arrays.sort(w)
+    Seq(w.sum, w.map(x => x * x).sum) ++ w.reverseIterator.take(10)
   }
 
   /** Whether two runs' values agree to a relative `tolerance` (an absolute one near zero). */

@@ -26,7 +26,15 @@ import org.apache.spark.storage.StorageLevel
  */
 object ScaleJobs {
   val Names: Seq[String] =
-    Seq("sort", "wordcount", "kmeans", "lda", "sql-join", "kmeans-ser", "broadcast-join")
+    Seq(
+      "sort",
+      "wordcount",
+      "kmeans",
+      "lda",
+      "sql-join",
+      "kmeans-ser",
+      "kmeans-docs",
+      "broadcast-join")
 
   /** A run's result: a digest to be equal, or floating values to agree within a tolerance. */
   case class Outcome(digest: Option[WorkloadJobs.Digest], values: Seq[Double])
@@ -46,14 +54,14 @@ object ScaleJobs {
   def bytesPerDocument: Double = 124.5 * bytesPerLine / 10
 
   /**
-   * What a workload needs of its executors, set at submission. `kmeans-ser` fills the storage
-   * memory with Spark's 1 MiB unroll chunks, each a humongous object in G1's 1 MiB regions of a
-   * 2 GB heap (two regions each): the executors ran out of heap under Spark's own codecs. Regions
-   * of 4 MiB hold them as ordinary objects. Its unified memory is cut to 0.3 of the heap (about
-   * 520 MiB), so that a cache of a few GB is well beyond it.
+   * What a workload needs of its executors, set at submission. `kmeans-ser` and `kmeans-docs`
+   * fill the storage memory with Spark's 1 MiB unroll chunks, each a humongous object in G1's 1
+   * MiB regions of a 2 GB heap (two regions each): the executors ran out of heap under Spark's
+   * own codecs. Regions of 4 MiB hold them as ordinary objects. Their unified memory is cut to 0.3
+   * of the heap (about 520 MiB), so that a cache of a few GB is well beyond it.
    */
   def executorSettings(name: String): Map[String, String] = name match {
-    case "kmeans-ser" =>
+    case "kmeans-ser" | "kmeans-docs" =>
       Map(
         "spark.executor.extraJavaOptions" -> "-XX:G1HeapRegionSize=4m",
         "spark.memory.fraction" -> "0.3")
@@ -64,6 +72,7 @@ object ScaleJobs {
     val n = slices(bytes)
     def lines = math.max(1L, (bytes / bytesPerLine).toLong / n).toInt
     def points = bytes / (8 * MllibJobs.Dimensions)
+    def documents = (bytes / bytesPerDocument).toLong
     name match {
       case "sort" => exact(WorkloadJobs.sort(spark, lines, n, seed))
       case "wordcount" => exact(WorkloadJobs.wordcount(spark, lines, n, seed))
@@ -74,9 +83,10 @@ object ScaleJobs {
         // the G1 regions of executorSettings fixed.
         val level = StorageLevel.MEMORY_AND_DISK_SER
         Outcome(None, MllibJobs.kmeans(spark, points, 4 * n, seed, level))
+      case "kmeans-docs" =>
+        Outcome(None, MllibJobs.kmeansDocuments(spark, documents, 4 * n, seed))
       case "broadcast-join" => exact(IoJobs.broadcastJoin(spark, bytes / 24, n, seed))
-      case "lda" =>
-        Outcome(None, MllibJobs.lda(spark, (bytes / bytesPerDocument).toLong, n, seed))
+      case "lda" => Outcome(None, MllibJobs.lda(spark, documents, n, seed))
       case other => throw new IllegalArgumentException(
           s"Unknown workload '$other': use one of ${Names.mkString(", ")}.")
     }

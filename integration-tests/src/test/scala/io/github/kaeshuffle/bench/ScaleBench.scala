@@ -59,7 +59,8 @@ object ScaleBench {
   /**
    * Spark's lz4 and zstd, ours by default, with lz4 and with zstd level 1 pinned (auto's choice
    * before it followed the bound), and `kaezip` on the cost model; for Spark's IO outside the
-   * shuffle, our `KaeIoCodec` under Spark's shuffle (`spark-kaeio`) and under ours (`kae-auto-io`).
+   * shuffle, our `KaeIoCodec` under Spark's shuffle (`spark-kaeio`) and under ours (`kae-auto-io`,
+   * and `kae-zstd-io` with zstd level 1 for both, against `spark-zstd`).
    */
   val Configs: Seq[Config] = {
     val auto = Harness.kae("auto", "spark-lz4")
@@ -69,7 +70,7 @@ object ScaleBench {
         Harness.kae("lz4", "spark-lz4"),
         Harness.kae("zstd", "spark-lz4"),
         kaezip) ++
-      Harness.named("spark-kaeio,kae-auto-io", Harness.IoConfigs)
+      Harness.IoConfigs
   }
 
   /** What a run asks for: a workload at an input size in bytes. */
@@ -251,7 +252,7 @@ object ScaleBench {
       "spark.ui.enabled" -> "false",
       "spark.kae.bench.executors" -> Cores.toString,
       "spark.serializer" -> "org.apache.spark.serializer.KryoSerializer",
-      // Only serialized caches (kmeans-ser) are compressed; the other workloads cache objects.
+      // Only serialized caches (kmeans-ser, kmeans-docs) are compressed; the rest cache objects.
       "spark.rdd.compress" -> "true"
     ) ++
       c.settings ++
