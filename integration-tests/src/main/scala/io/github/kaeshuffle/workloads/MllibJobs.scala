@@ -17,7 +17,7 @@ import java.util.Random
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.mllib.clustering.{DistributedLDAModel, KMeans, LDA}
+import org.apache.spark.mllib.clustering.{DistributedLDAModel, KMeans, KMeansModel, LDA}
 import org.apache.spark.mllib.linalg.{Vector, Vectors}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.SparkSession
@@ -62,7 +62,7 @@ object MllibJobs {
       level: StorageLevel = StorageLevel.MEMORY_ONLY): Seq[Double] = {
     val data = points(spark, n, slices, seed, level)
     try {
-      val model = new KMeans().setK(Topics).setMaxIterations(3).setSeed(seed).run(data)
+      val model = clusters(data, seed)
       val centers = model.clusterCenters.map(_.toArray.toSeq).sortBy(_.mkString(","))
       model.computeCost(data) +: centers.flatten.toSeq
     } finally data.unpersist()
@@ -115,14 +115,19 @@ object MllibJobs {
     val data = corpus(spark, documents, slices, seed).values
       .persist(StorageLevel.MEMORY_AND_DISK_SER)
     try {
-      val model = new KMeans().setK(Topics).setMaxIterations(3).setSeed(seed).run(data)
+      val model = clusters(data, seed)
       val centers = model.clusterCenters.map(c => summary(c.toArray)).sortBy(_.head)
       model.computeCost(data) +: centers.flatten.toSeq
     } finally data.unpersist()
   }
 
+  /** The study's KMeans: k = 5, 3 iterations, k-means|| from the seed. */
+  private def clusters(data: RDD[Vector], seed: Long): KMeansModel =
+    new KMeans().setK(Topics).setMaxIterations(3).setSeed(seed).run(data)
+
   /** A weight vector's sum, sum of squares and ten largest weights. */
   private def summary(weights: Array[Double]): Seq[Double] = {
+    // Sorts a copy: a dense center's toArray is the model's own array.
     val w = weights.clone()
     java.util.Arrays.sort(w)
     Seq(w.sum, w.map(x => x * x).sum) ++ w.reverseIterator.take(10)
