@@ -17,20 +17,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.ToDoubleFunction;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Which step of the codec ladder the next map task of one shuffle on this executor uses. The
  * stage's map tasks run at the pace of the codec and the disk on their own thread, so each step is
  * priced per raw byte as its codec time (with its share of decompression) plus its stored bytes
  * times what a stored byte costs on the disk ({@link DiskCost}); the cheapest step wins once it is
- * {@link #MARGIN} cheaper than the current one. A step that has not run yet is priced by its
- * reference figures relative to a step that has ({@link CodecStep}); choosing it measures it. While
- * the kernel holds writes back the shuffle only moves to stronger steps: the page cache taking a
- * few tasks' writes at once makes the disk look cheap for a moment, while every stored byte still
- * has to reach it. For the same reason a move to a weaker step, which stores more bytes, prices the
- * disk over a longer run of tasks ({@link DiskCost#lastingNanosPerByte}): moves to stronger steps
- * follow the recent tasks, moves back wait until the disk has stayed cheap.
+ * {@link #MARGIN} cheaper than the current one. A step that has not run yet in this shuffle is
+ * priced from a step that has, by how the two compared on this executor, or, before any has, by the
+ * executor's earlier shuffles ({@link LadderHistory}: the reference figures of {@link CodecStep}
+ * until measured); choosing it measures it. While the kernel holds writes back the shuffle only
+ * moves to stronger steps: the page cache taking a few tasks' writes at once makes the disk look
+ * cheap for a moment, while every stored byte still has to reach it. For the same reason a move to
+ * a weaker step, which stores more bytes, prices the disk over a longer run of tasks ({@link
+ * DiskCost#lastingNanosPerByte}): moves to stronger steps follow the recent tasks, moves back wait
+ * until the disk has stayed cheap.
  *
  * <p>Deterministic: the same steps and the same sequence of measurements give the same choices.
  * Thread-safe: tasks of the shuffle record concurrently.
@@ -44,6 +46,7 @@ public final class CodecPolicy {
 
   private final List<CodecStep> steps;
   private final DiskCost disk;
+  private final LadderHistory history;
 
   /** Per step: codec nanoseconds per raw byte. */
   private final DecayedRate[] encode;
@@ -54,13 +57,22 @@ public final class CodecPolicy {
   private int current;
   private String why;
 
-  /** A policy starting at the step the disk's known cost and the references favour (else 0). */
+  /** A policy of its own: no other shuffle's measurements, the steps' references. */
   public CodecPolicy(List<CodecStep> steps, DiskCost disk) {
+    this(steps, disk, new LadderHistory(steps));
+  }
+
+  /**
+   * A policy starting at the step the disk's known cost and the steps' figures so far favour (else
+   * 0); {@code disk} and {@code history} are the executor's, shared with its other shuffles.
+   */
+  CodecPolicy(List<CodecStep> steps, DiskCost disk, LadderHistory history) {
     if (steps.isEmpty()) {
       throw new IllegalArgumentException("A codec ladder needs at least one step.");
     }
     this.steps = new ArrayList<>(steps);
     this.disk = disk;
+    this.history = history;
     this.encode = new DecayedRate[steps.size()];
     this.stored = new DecayedRate[steps.size()];
     for (int i = 0; i < encode.length; i++) {
@@ -98,6 +110,7 @@ public final class CodecPolicy {
     encode[step].add(codecNanos, rawBytes);
     stored[step].add(storedBytes, rawBytes);
     disk.add(diskNanos, storedBytes);
+    teach(step);
     if (!encode[current].covers(LEAST_BYTES)) {
       return Optional.empty();
     }
@@ -126,6 +139,25 @@ public final class CodecPolicy {
     return Optional.of(from + " -> " + describe());
   }
 
+  /** Tells the executor's history {@code step}'s figures and how it compared with the others. */
+  private void teach(int step) {
+    if (!encode[step].covers(LEAST_BYTES)) {
+      return;
+    }
+    history.measured(step, encode[step].perByte(), stored[step].perByte());
+    for (int o = 0; o < steps.size(); o++) {
+      if (o != step && encode[o].covers(LEAST_BYTES)) {
+        history.compared(
+            step,
+            o,
+            encode[step].perByte(),
+            encode[o].perByte(),
+            stored[step].perByte(),
+            stored[o].perByte());
+      }
+    }
+  }
+
   /** {@code best} when it is {@link #MARGIN} cheaper than the current step, else the current. */
   private int clearlyCheaper(int best, double diskNanos) {
     return cost(best, diskNanos) < (1 - MARGIN) * cost(current, diskNanos) ? best : current;
@@ -148,24 +180,29 @@ public final class CodecPolicy {
   }
 
   private double encodeNanos(int s) {
-    return estimate(encode, s, CodecStep::encodeNanosPerByte);
+    return estimate(encode, s, history::encode, history::encodeRatio);
   }
 
   private double storedRatio(int s) {
-    return estimate(stored, s, CodecStep::storedRatio);
+    return estimate(stored, s, history::stored, history::storedRatio);
   }
 
   /**
-   * Step s's own figure from {@code rates} once it has run, else its reference scaled by a measured
-   * step's figure over that step's reference (the reference alone before any step has run).
+   * Step s's own figure from {@code rates} once it has run, else a measured step's figure times how
+   * s compared with it ({@code ratio}), else, before any step has run, the executor's ({@code
+   * earlier}).
    */
-  private double estimate(DecayedRate[] rates, int s, ToDoubleFunction<CodecStep> reference) {
+  private double estimate(DecayedRate[] rates, int s, IntToDoubleFunction earlier, Ratio ratio) {
     if (rates[s].covers(LEAST_BYTES)) {
       return rates[s].perByte();
     }
     int m = measured();
-    double own = reference.applyAsDouble(steps.get(s));
-    return m < 0 ? own : rates[m].perByte() * own / reference.applyAsDouble(steps.get(m));
+    return m < 0 ? earlier.applyAsDouble(s) : rates[m].perByte() * ratio.of(s, m);
+  }
+
+  /** One step's figure over another's. */
+  private interface Ratio {
+    double of(int a, int b);
   }
 
   /** The step references are scaled from: the current one when measured, else the first that is. */

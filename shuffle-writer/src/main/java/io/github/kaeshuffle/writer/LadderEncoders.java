@@ -48,6 +48,7 @@ public final class LadderEncoders implements AutoCloseable {
   private final Function<BlockCodec, EncoderPool> poolOf;
   private final EncoderPool[] pools;
   private final DiskCost disk = new DiskCost();
+  private final LadderHistory history;
   private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
   private final WritebackPressure writeback = WritebackPressure.system();
   private final AtomicInteger lent = new AtomicInteger();
@@ -67,6 +68,7 @@ public final class LadderEncoders implements AutoCloseable {
     for (BlockCodec c : codecs) {
       steps.add(CodecStep.of(c));
     }
+    this.history = new LadderHistory(steps);
     this.sampler = codecs.size() > 1 ? sampleWriteback() : null;
   }
 
@@ -152,7 +154,7 @@ public final class LadderEncoders implements AutoCloseable {
   }
 
   private CodecPolicy policy(int shuffleId) {
-    return policies.computeIfAbsent(shuffleId, id -> new CodecPolicy(steps, disk));
+    return policies.computeIfAbsent(shuffleId, id -> new CodecPolicy(steps, disk, history));
   }
 
   private synchronized EncoderPool pool(int step) {

@@ -183,6 +183,31 @@ class CodecPolicyTest {
   }
 
   @Test
+  void laterShufflesPriceAStepByHowTheExecutorMeasuredIt() {
+    // kmeans-docs on the host while the cache went to the disk: lz4 0.93 ns/B storing 0.27, zstd
+    // level 1 4.2 ns/B storing 0.10 (the references, from the sort text, say 1.5x and 0.65x).
+    double[][] docs = {{0.93, 0.27}, {4.2, 0.10}, {9.0, 0.09}};
+    DiskCost disk = new DiskCost();
+    LadderHistory history = new LadderHistory(LADDER);
+    List<List<Integer>> shuffles = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      CodecPolicy p = new CodecPolicy(LADDER, disk, history);
+      List<Integer> steps = new ArrayList<>();
+      steps.add(p.step());
+      steps.addAll(run(p, 6, docs, 15));
+      shuffles.add(steps);
+    }
+    // The first shuffle tries zstd on the references and leaves it; the later ones start and stay
+    // on lz4 (on the references each started on zstd, from the disk's cost, and left it).
+    assertTrue(shuffles.get(0).contains(1), shuffles.toString());
+    for (List<Integer> later : shuffles.subList(1, shuffles.size())) {
+      assertTrue(later.stream().allMatch(s -> s == 0), shuffles.toString());
+    }
+    assertEquals(4.2 / 0.93, history.encodeRatio(1, 0), 1e-6);
+    assertEquals(0.10 / 0.27, history.storedRatio(1, 0), 1e-6);
+  }
+
+  @Test
   void aLadderOfOneStepNeverMoves() {
     CodecPolicy p = new CodecPolicy(LADDER.subList(0, 1), new DiskCost());
     assertTrue(run(p, 5, SORT, 170).stream().allMatch(s -> s == 0));
