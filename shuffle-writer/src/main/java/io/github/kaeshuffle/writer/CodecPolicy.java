@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.IntToDoubleFunction;
 
 /**
  * Which step of the codec ladder the next map task of one shuffle on this executor uses. The
@@ -141,19 +140,18 @@ public final class CodecPolicy {
 
   /** Tells the executor's history {@code step}'s figures and how it compared with the others. */
   private void teach(int step) {
-    if (!encode[step].covers(LEAST_BYTES)) {
+    teach(step, encode, history.encode());
+    teach(step, stored, history.stored());
+  }
+
+  private void teach(int step, DecayedRate[] rates, LadderHistory.Figures figures) {
+    if (!rates[step].covers(LEAST_BYTES)) {
       return;
     }
-    history.measured(step, encode[step].perByte(), stored[step].perByte());
+    figures.measured(step, rates[step].perByte());
     for (int o = 0; o < steps.size(); o++) {
-      if (o != step && encode[o].covers(LEAST_BYTES)) {
-        history.compared(
-            step,
-            o,
-            encode[step].perByte(),
-            encode[o].perByte(),
-            stored[step].perByte(),
-            stored[o].perByte());
+      if (o != step && rates[o].covers(LEAST_BYTES)) {
+        figures.compared(step, o, rates[step].perByte(), rates[o].perByte());
       }
     }
   }
@@ -180,32 +178,26 @@ public final class CodecPolicy {
   }
 
   private double encodeNanos(int s) {
-    return estimate(encode, s, history::encode, history::encodeRatio);
+    return estimate(encode, s, history.encode());
   }
 
   private double storedRatio(int s) {
-    return estimate(stored, s, history::stored, history::storedRatio);
+    return estimate(stored, s, history.stored());
   }
 
   /**
    * Step s's own figure from {@code rates} once it has run, else a measured step's figure times how
-   * s compared with it ({@code ratio}), else, before any step has run, the executor's ({@code
-   * earlier}).
+   * s compared with it on this executor, else, before any step has run, the executor's figure.
    */
-  private double estimate(DecayedRate[] rates, int s, IntToDoubleFunction earlier, Ratio ratio) {
+  private double estimate(DecayedRate[] rates, int s, LadderHistory.Figures figures) {
     if (rates[s].covers(LEAST_BYTES)) {
       return rates[s].perByte();
     }
     int m = measured();
-    return m < 0 ? earlier.applyAsDouble(s) : rates[m].perByte() * ratio.of(s, m);
+    return m < 0 ? figures.of(s) : rates[m].perByte() * figures.ratio(s, m);
   }
 
-  /** One step's figure over another's. */
-  private interface Ratio {
-    double of(int a, int b);
-  }
-
-  /** The step references are scaled from: the current one when measured, else the first that is. */
+  /** The step unmeasured steps are priced from: the current one when measured, else the first. */
   private int measured() {
     if (encode[current].covers(LEAST_BYTES)) {
       return current;

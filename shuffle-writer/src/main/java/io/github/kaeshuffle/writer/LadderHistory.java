@@ -15,6 +15,7 @@ package io.github.kaeshuffle.writer;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What this executor's shuffles measured of the ladder's steps: each step's latest figures (codec
@@ -27,79 +28,81 @@ import java.util.List;
  * Thread-safe.
  */
 final class LadderHistory {
-  private final List<CodecStep> steps;
-  private final double[] encode;
-  private final double[] stored;
-  private final double[][] encodeRatio;
-  private final double[][] storedRatio;
+  private final Figures encode;
+  private final Figures stored;
 
   LadderHistory(List<CodecStep> steps) {
-    int n = steps.size();
-    this.steps = steps;
-    encode = new double[n];
-    stored = new double[n];
-    Arrays.fill(encode, Double.NaN);
-    Arrays.fill(stored, Double.NaN);
-    encodeRatio = new double[n][n];
-    storedRatio = new double[n][n];
-    for (int a = 0; a < n; a++) {
-      for (int b = 0; b < n; b++) {
-        encodeRatio[a][b] = steps.get(a).encodeNanosPerByte() / steps.get(b).encodeNanosPerByte();
-        storedRatio[a][b] = steps.get(a).storedRatio() / steps.get(b).storedRatio();
+    this.encode = new Figures(steps, CodecStep::encodeNanosPerByte);
+    this.stored = new Figures(steps, CodecStep::storedRatio);
+  }
+
+  /** Codec nanoseconds per raw byte, per step. */
+  Figures encode() {
+    return encode;
+  }
+
+  /** Stored bytes per raw byte, per step. */
+  Figures stored() {
+    return stored;
+  }
+
+  /** One figure of every step: its last measured value, and each step's over each other's. */
+  static final class Figures {
+    private final double[] reference;
+    private final double[] last;
+    private final double[][] ratio;
+
+    private Figures(List<CodecStep> steps, ToDoubleFunction<CodecStep> of) {
+      int n = steps.size();
+      reference = new double[n];
+      for (int s = 0; s < n; s++) {
+        reference[s] = of.applyAsDouble(steps.get(s));
+      }
+      last = new double[n];
+      Arrays.fill(last, Double.NaN);
+      ratio = new double[n][n];
+      for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+          ratio[a][b] = reference[a] / reference[b];
+        }
       }
     }
-  }
 
-  /** Step a's codec time per raw byte over step b's. */
-  synchronized double encodeRatio(int a, int b) {
-    return encodeRatio[a][b];
-  }
-
-  /** Step a's stored bytes per raw byte over step b's. */
-  synchronized double storedRatio(int a, int b) {
-    return storedRatio[a][b];
-  }
-
-  /** Step s's codec time per raw byte as this executor last measured it, or estimates it. */
-  synchronized double encode(int s) {
-    return figure(encode, encodeRatio, s, steps.get(s).encodeNanosPerByte());
-  }
-
-  /** Step s's stored bytes per raw byte as this executor last measured it, or estimates it. */
-  synchronized double stored(int s) {
-    return figure(stored, storedRatio, s, steps.get(s).storedRatio());
-  }
-
-  /** Takes a shuffle's measured figures of one step. */
-  synchronized void measured(int s, double encodeNanos, double storedPerRaw) {
-    if (encodeNanos > 0 && storedPerRaw > 0) {
-      encode[s] = encodeNanos;
-      stored[s] = storedPerRaw;
+    /** Step a's figure over step b's. */
+    synchronized double ratio(int a, int b) {
+      return ratio[a][b];
     }
-  }
 
-  /** Takes how steps a and b compared in one shuffle that measured both (per raw byte each). */
-  synchronized void compared(
-      int a, int b, double encodeA, double encodeB, double storedA, double storedB) {
-    if (a == b || !(encodeA > 0 && encodeB > 0 && storedA > 0 && storedB > 0)) {
-      return;
+    /**
+     * Step s's figure as last measured, else a measured step's times the ratio, else s's reference.
+     */
+    synchronized double of(int s) {
+      if (!Double.isNaN(last[s])) {
+        return last[s];
+      }
+      for (int m = 0; m < last.length; m++) {
+        if (!Double.isNaN(last[m])) {
+          return last[m] * ratio[s][m];
+        }
+      }
+      return reference[s];
     }
-    encodeRatio[a][b] = encodeA / encodeB;
-    encodeRatio[b][a] = encodeB / encodeA;
-    storedRatio[a][b] = storedA / storedB;
-    storedRatio[b][a] = storedB / storedA;
-  }
 
-  /** The last measured figure, else a measured step's times the ratio, else the reference. */
-  private static double figure(double[] last, double[][] ratio, int s, double reference) {
-    if (!Double.isNaN(last[s])) {
-      return last[s];
-    }
-    for (int m = 0; m < last.length; m++) {
-      if (!Double.isNaN(last[m])) {
-        return last[m] * ratio[s][m];
+    /** Takes one shuffle's figure of step s; ignored unless positive. */
+    synchronized void measured(int s, double value) {
+      if (value > 0) {
+        last[s] = value;
       }
     }
-    return reference;
+
+    /**
+     * Takes how steps a and b compared in one shuffle that measured both; ignored unless positive.
+     */
+    synchronized void compared(int a, int b, double valueA, double valueB) {
+      if (valueA > 0 && valueB > 0) {
+        ratio[a][b] = valueA / valueB;
+        ratio[b][a] = valueB / valueA;
+      }
+    }
   }
 }

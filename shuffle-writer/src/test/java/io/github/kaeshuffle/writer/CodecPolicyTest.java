@@ -203,8 +203,8 @@ class CodecPolicyTest {
     for (List<Integer> later : shuffles.subList(1, shuffles.size())) {
       assertTrue(later.stream().allMatch(s -> s == 0), shuffles.toString());
     }
-    assertEquals(4.2 / 0.93, history.encodeRatio(1, 0), 1e-6);
-    assertEquals(0.10 / 0.27, history.storedRatio(1, 0), 1e-6);
+    assertEquals(4.2 / 0.93, history.encode().ratio(1, 0), 1e-6);
+    assertEquals(0.10 / 0.27, history.stored().ratio(1, 0), 1e-6);
   }
 
   @Test
