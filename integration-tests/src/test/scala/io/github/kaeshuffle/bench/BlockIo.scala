@@ -19,6 +19,7 @@ import java.nio.file.{Files, Path, Paths}
 /** Bytes a block device has read and written since it appeared (its /sys/dev/block stat). */
 final case class BlockIo(readBytes: Long, writtenBytes: Long) {
   def -(o: BlockIo): BlockIo = BlockIo(readBytes - o.readBytes, writtenBytes - o.writtenBytes)
+  def +(o: BlockIo): BlockIo = BlockIo(readBytes + o.readBytes, writtenBytes + o.writtenBytes)
 }
 
 object BlockIo {

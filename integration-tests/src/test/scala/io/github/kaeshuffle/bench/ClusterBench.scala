@@ -19,7 +19,7 @@ import java.nio.file.{Files, Path, Paths}
 import scala.collection.mutable
 
 import io.github.kaeshuffle.bench.Harness.Config
-import io.github.kaeshuffle.it.{NetnsCluster, Sessions, Submit}
+import io.github.kaeshuffle.it.{NetnsCluster, NodeShape, Sessions, Submit}
 import io.github.kaeshuffle.workloads.QuerySet
 
 /**
@@ -30,19 +30,25 @@ import io.github.kaeshuffle.workloads.QuerySet
  * machine's CPU seconds (all hosts share its cores); each rate's fresh cluster first runs an
  * untimed tiny `sort` per configuration. The workloads `tpch` and `tpcds` are those
  * benchmarks' queries at the scale factor given (their time the sum of the queries'), the others
- * are WorkloadApp's at the size given; `<workload>@<rate>` runs it at that rate only. Every run's
- * results are checked equal to the first configuration's, query by query; queries whose rows
- * differed get a second look on the cluster (without their final LIMIT, rows sorted, as
- * [[TieCheck]] does in one JVM). A run replaces the cells (rate and workload) it measured on the
- * page in the output directory and keeps the others, each with the commit and date it ran on.
+ * are WorkloadApp's at the size given; `<workload>@<rate>` runs it at that rate only. A node
+ * shape's preset name in place of a rate (`kunpeng-study`, `x86-study`) gives every host the
+ * shape's link for one core and each NodeManager's host the shape's disk and memory, whose bytes
+ * read and written each run records. Every run's results are checked equal to the first
+ * configuration's, query by query; queries whose rows differed get a second look on the cluster
+ * (without their final LIMIT, rows sorted, as [[TieCheck]] does in one JVM). A run replaces the
+ * cells (rate and workload) it measured on the page in the output directory and keeps the
+ * others, each with the commit and date it ran on.
  *
- * usage: ClusterBench <out dir> <rates, e.g. 250mbit,1gbit,10gbit> <workloads> <size> <reps>
- *   <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4, or those of Harness.IoConfigs> <scale factor>
- *   <TPC-H data> <TPC-DS data>
+ * usage: ClusterBench <out dir> <rates, e.g. 250mbit,1gbit,10gbit,kunpeng-study> <workloads>
+ *   <size> <reps> <configs: spark-lz4,spark-zstd,kae-auto,kae-lz4, or those of
+ *   Harness.IoConfigs> <scale factor> <TPC-H data> <TPC-DS data>
  */
 object ClusterBench {
 
-  /** One run; `differed` names the queries (or the workload) whose results were not the first's. */
+  /**
+   * One run; `differed` names the queries (or the workload) whose results were not the first's,
+   * `disk` what the shaped hosts' disks read and wrote (a node shape's runs only).
+   */
   case class Run(
       rate: String,
       rep: Int,
@@ -53,7 +59,8 @@ object ClusterBench {
       cpuSeconds: Double,
       differed: Seq[String] = Nil,
       commit: String = "",
-      date: String = "")
+      date: String = "",
+      disk: Option[BlockIo] = None)
 
   /** A second look at a rate's workload: the queries' verdicts. */
   case class Ties(rate: String, workload: String, verdicts: Seq[TieCheck.Verdict]) {
@@ -127,7 +134,10 @@ object ClusterBench {
       workloads: Seq[Workload],
       reps: Int,
       configs: Seq[Config]): (Seq[Run], Seq[Ties]) = {
-    val cluster = new NetnsCluster(3, rate, Map.empty, executorMb = 1024).start()
+    // A shape's name as the rate: its link for the one core of each host's executor, its disk.
+    val shape = NodeShape.Presets.find(_.name == rate)
+    val link = shape.map(_.linkRate(1)).getOrElse(rate)
+    val cluster = new NetnsCluster(3, link, Map.empty, executorMb = 1024, shape = shape).start()
     val expected = mutable.Map[String, Seq[(String, Seq[String])]]()
     try {
       configs.foreach(c => warmUp(cluster, rate, c))
@@ -164,6 +174,7 @@ object ClusterBench {
       w: Workload,
       expected: mutable.Map[String, Seq[(String, Seq[String])]]): Run = {
     val bytes0 = cluster.linkBytes()
+    val disk0 = diskIo(cluster)
     val cpu0 = MachineCpu.seconds()
     val report = cluster.submit(
       s"bench-$rate-$rep-${c.name}-${w.name}",
@@ -181,13 +192,20 @@ object ClusterBench {
       w.seconds(report),
       cluster.linkBytes() - bytes0,
       MachineCpu.seconds() - cpu0,
-      differed(results, expected.getOrElseUpdate(w.name, results), w.name)
+      differed(results, expected.getOrElseUpdate(w.name, results), w.name),
+      disk = disk0.map(d => diskIo(cluster).get - d)
     )
     println(f"[cluster-bench] $rate rep $rep ${c.name}%-10s ${w.name}%-14s ${run.seconds}%7.2f s " +
       f"${run.linkBytes / 1048576.0}%8.1f MiB on the links ${run.cpuSeconds}%7.1f CPU s" +
+      run.disk.fold("")(d => f" ${d.writtenBytes / 1048576.0}%.1f MiB to the disks") +
       (if (run.differed.isEmpty) "" else s"  RESULT DIFFERS: ${run.differed.mkString(", ")}"))
     run
   }
+
+  /** What the shaped hosts' disks have read and written in all; None without a shape. */
+  private def diskIo(cluster: NetnsCluster): Option[BlockIo] =
+    if (cluster.shapedHosts.isEmpty) None
+    else Some(cluster.shapedHosts.map(h => BlockIo.now(h.device)).reduce(_ + _))
 
   /** The names whose result lines are not the expected ones; the workload's if it gave none. */
   private def differed(

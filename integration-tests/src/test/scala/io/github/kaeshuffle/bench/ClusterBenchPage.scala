@@ -19,6 +19,7 @@ import java.util.Locale
 import scala.jdk.CollectionConverters._
 
 import io.github.kaeshuffle.bench.ClusterBench.{Run, Ties}
+import io.github.kaeshuffle.it.NodeShape
 import org.knowm.xchart.{BitmapEncoder, CategoryChartBuilder}
 import org.knowm.xchart.BitmapEncoder.BitmapFormat
 
@@ -30,7 +31,11 @@ import org.knowm.xchart.BitmapEncoder.BitmapFormat
 object ClusterBenchPage {
   private val Baseline = "spark-lz4"
 
-  private val Columns = "rate,rep,config,workload,seconds,linkBytes,cpuSeconds,commit,date"
+  private val Columns =
+    "rate,rep,config,workload,seconds,linkBytes,cpuSeconds,commit,date,diskRead,diskWritten"
+
+  /** The columns before the node shapes' disks (their rows read with no disk figures). */
+  private val OldColumns = Columns.split(',').take(9).mkString(",")
 
   /**
    * Writes `runs` into the page in `out`, replacing the cells they measured, keeping the rest;
@@ -52,7 +57,11 @@ object ClusterBenchPage {
           r.linkBytes,
           r.cpuSeconds,
           r.commit,
-          r.date).mkString(","))).asJava)
+          r.date,
+          r.disk.fold("")(_.readBytes.toString),
+          r.disk.fold("")(_.writtenBytes.toString)
+        ).mkString(","))).asJava
+    )
     val chart = drawChart(out, all)
     val readme = out.resolve("README.md")
     Files.write(readme, page(all, ties, args, chart, PageNotes.of(readme)).getBytes("UTF-8"))
@@ -65,7 +74,9 @@ object ClusterBenchPage {
     if (!Files.exists(csv)) Nil
     else {
       val lines = Files.readAllLines(csv).asScala.toSeq
-      require(lines.headOption.contains(Columns), s"$csv: expected the columns $Columns")
+      require(
+        lines.headOption.exists(Set(Columns, OldColumns)),
+        s"$csv: expected the columns $Columns")
       lines.tail.map(_.split(',')).map(f =>
         Run(
           f(0),
@@ -76,15 +87,24 @@ object ClusterBenchPage {
           f(5).toLong,
           f(6).toDouble,
           commit = f(7),
-          date = f(8)))
+          date = f(8),
+          disk = diskOf(f)))
     }
 
-  /** Link rates in bits per second, for their order on the page ("none": unlimited). */
+  /** A row's disk figures: none in rows without a shape (their fields empty or absent). */
+  private def diskOf(f: Array[String]): Option[BlockIo] =
+    if (f.length < 11 || f(9).isEmpty) None else Some(BlockIo(f(9).toLong, f(10).toLong))
+
+  /**
+   * Link rates in bits per second, for their order on the page ("none": unlimited; a node shape's
+   * name: its link for one core).
+   */
   private def bitsPerSecond(rate: String): Double = {
     val units = Seq("kbit" -> 1e3, "mbit" -> 1e6, "gbit" -> 1e9)
     units.collectFirst {
       case (u, f) if rate.endsWith(u) => rate.dropRight(u.length).toDouble * f
-    }.getOrElse(Double.PositiveInfinity)
+    }.orElse(NodeShape.Presets.find(_.name == rate).map(_.linkPerCore.toDouble))
+      .getOrElse(Double.PositiveInfinity)
   }
 
   /** The command line with paths relative to the repository, as anyone would type it. */
@@ -123,22 +143,29 @@ object ClusterBenchPage {
       "repetitions); link bytes: everything delivered over the links during the application, " +
       "its start included; CPU: the machine's busy CPU seconds during the application (every " +
       "host shares the same cores). Ratios are against Spark's lz4 shuffle in the same " +
-      "repetition, then the median. Each cell (rate and workload) comes from one run of the " +
+      "repetition, then the median. A node shape's name in place of a rate (`kunpeng-study`, " +
+      "`x86-study`) gives every host that shape's link for one core and each NodeManager's " +
+      "local dirs a disk at the shape's rate for one core, with the host's memory bounded " +
+      "(docs/benchmarks/scale); its cells add the MiB those disks wrote and read. Each cell " +
+      "(rate and workload) comes from one run of the " +
       "benchmark, named under its heading; a later run replaces the cells it measures.\n\n"
     notes.foreach(n => sb ++= PageNotes.block(n))
     val rates = runs.groupBy(_.rate).toSeq.sortBy(r => bitsPerSecond(r._1))
     for ((rate, rs) <- rates; (w, ws) <- rs.groupBy(_.workload).toSeq.sortBy(_._1)) {
       sb ++= s"## $rate, $w\n\n"
       sb ++= s"Measured on ${ws.map(r => s"${r.commit}, ${r.date}").distinct.mkString("; ")}.\n\n"
-      sb ++= "| config | time (s) | time / spark-lz4 | link MiB | link bytes / spark-lz4 | CPU s |\n"
-      sb ++= "|---|---:|---:|---:|---:|---:|\n"
+      val disks = ws.forall(_.disk.isDefined)
+      sb ++= "| config | time (s) | time / spark-lz4 | link MiB | link bytes / spark-lz4 | CPU s |" +
+        (if (disks) " disk written MiB | disk read MiB |\n" else "\n")
+      sb ++= "|---|---:|---:|---:|---:|---:|" + (if (disks) "---:|---:|\n" else "\n")
       for (c <- ws.map(_.config).distinct) {
         val cs = ws.filter(_.config == c)
         sb ++= s"| $c | ${fmt(median(cs.map(_.seconds)), "%.2f")} | " +
           s"${fmt(ratio(ws, c, _.seconds), "%.3f")} | " +
           s"${fmt(median(cs.map(_.linkBytes / 1048576.0)), "%.1f")} | " +
           s"${fmt(ratio(ws, c, _.linkBytes.toDouble), "%.3f")} | " +
-          s"${fmt(median(cs.map(_.cpuSeconds)), "%.1f")} |\n"
+          s"${fmt(median(cs.map(_.cpuSeconds)), "%.1f")} |" +
+          (if (disks) diskCells(cs.flatMap(_.disk)) else "") + "\n"
       }
       sb ++= "\n"
       ties.filter(t => t.rate == rate && t.workload == w).foreach { t =>
@@ -152,6 +179,10 @@ object ClusterBenchPage {
     sb ++= s"![time against Spark's lz4 shuffle]($chart)\n"
     sb.toString
   }
+
+  private def diskCells(io: Seq[BlockIo]): String =
+    s" ${fmt(median(io.map(_.writtenBytes / 1048576.0)), "%.1f")} | " +
+      s"${fmt(median(io.map(_.readBytes / 1048576.0)), "%.1f")} |"
 
   private def drawChart(out: Path, runs: Seq[Run]): String = {
     val chart = new CategoryChartBuilder().width(1000).height(460)

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.TimeUnit
 
+import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.yarn.conf.YarnConfiguration
@@ -37,12 +38,16 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration
  * @param rate each host's link rate in both directions
  * @param service the NodeManagers' settings for our shuffle service
  * @param executorMb each executor's heap (`spark.executor.memory`), in MiB
+ * @param shape a node shape for each NodeManager's host (one executor core's share): its local
+ *              dirs on a disk of the shape's rate, the host's memory bounded to the shape's
+ *              (`rate` stays the caller's: [[NodeShape.linkRate]] gives the shape's link)
  */
 final class NetnsCluster(
     hosts: Int,
     rate: String,
     service: Map[String, String],
-    executorMb: Int = 512) {
+    executorMb: Int = 512,
+    shape: Option[NodeShape] = None) {
   require(hosts >= 2, s"a cluster needs the driver's host and a NodeManager's: $hosts hosts")
   require(executorMb >= 256, s"executors of $executorMb MiB are too small for Spark")
   // An executor's container as YARN grants it: the heap and Spark's overhead (10%, at least
@@ -53,7 +58,46 @@ final class NetnsCluster(
     (0 until hosts).map(i => TestHost.Namespace(s"kae$owner-h$i", s"198.18.0.${i + 1}"))
   val driverHost: TestHost.Namespace = testHosts.head
   private val rm = new ResourceManagerProcess(driverHost)
-  val nodeManagers: IndexedSeq[NodeManagerProcess] = testHosts.tail.map { host =>
+  private var shaped = IndexedSeq.empty[ShapedHost]
+  private var started = IndexedSeq.empty[NodeManagerProcess]
+  private val clientConf: Path = ClusterFaults.tmpDir("netns-client-conf")
+  private val cleanup = new Thread(() => NetnsCluster.script("down", owner.toString))
+
+  /** The NodeManagers, one per test host after the driver's; none before `start`. */
+  def nodeManagers: IndexedSeq[NodeManagerProcess] = started
+
+  /** The node shape's hosts (disk, memory), one per NodeManager; none without a shape. */
+  def shapedHosts: IndexedSeq[ShapedHost] = shaped
+
+  /** Starts the cluster; each NodeManager is up once the auxiliary service ports accept. */
+  def start(servicePorts: Seq[Int] = Nil): this.type = {
+    NetnsCluster.script("clean")
+    // Before "up": a set-up that fails half way still leaves no namespace behind this JVM.
+    Runtime.getRuntime.addShutdownHook(cleanup)
+    NetnsCluster.script("up", owner.toString, hosts.toString, rate)
+    shaped = shape.toIndexedSeq.flatMap(shapeHosts)
+    rm.start()
+    YarnDaemon.writeConf(clientConf, rm.config)
+    started = testHosts.tail.zipWithIndex.map { case (host, i) =>
+      nodeManager(host, shaped.lift(i))
+    }
+    started.foreach(_.start(servicePorts))
+    this
+  }
+
+  def stop(): Unit = {
+    try started.foreach(_.kill())
+    finally
+      try rm.stop()
+      finally {
+        try shaped.foreach(_.close())
+        finally NetnsCluster.script("down", owner.toString)
+        try Runtime.getRuntime.removeShutdownHook(cleanup)
+        catch { case _: IllegalStateException => } // already shutting down
+      }
+  }
+
+  private def nodeManager(host: TestHost.Namespace, disk: Option[ShapedHost]) = {
     // Containers take the NodeManager's address as Spark's local address, and start as every
     // test's child JVMs do: both from the NodeManager's environment, through its white list.
     val whitelist = YarnConfiguration.DEFAULT_NM_ENV_WHITELIST + ",SPARK_LOCAL_IP,JAVA_TOOL_OPTIONS"
@@ -66,33 +110,40 @@ final class NetnsCluster(
         YarnConfiguration.NM_PMEM_MB -> (executorContainerMb + 512).toString
       ),
       host,
-      env = Map("SPARK_LOCAL_IP" -> host.address)
+      env = Map("SPARK_LOCAL_IP" -> host.address),
+      shaped = disk
     )
   }
-  private val clientConf: Path = ClusterFaults.tmpDir("netns-client-conf")
-  private val cleanup = new Thread(() => NetnsCluster.script("down", owner.toString))
 
-  /** Starts the cluster; each NodeManager is up once the auxiliary service ports accept. */
-  def start(servicePorts: Seq[Int] = Nil): this.type = {
-    NetnsCluster.script("clean")
-    // Before "up": a set-up that fails half way still leaves no namespace behind this JVM.
-    Runtime.getRuntime.addShutdownHook(cleanup)
-    NetnsCluster.script("up", owner.toString, hosts.toString, rate)
-    rm.start()
-    YarnDaemon.writeConf(clientConf, rm.config)
-    nodeManagers.foreach(_.start(servicePorts))
-    this
-  }
-
-  def stop(): Unit = {
-    try nodeManagers.foreach(_.kill())
-    finally
-      try rm.stop()
-      finally {
-        NetnsCluster.script("down", owner.toString)
-        try Runtime.getRuntime.removeShutdownHook(cleanup)
-        catch { case _: IllegalStateException => } // already shutting down
+  /**
+   * A shape per NodeManager's host, for the one core its executor has; their memory beyond the
+   * slot is the NodeManager's JVM and the application master's container. The kernel's
+   * dirty-page bound is the machine's, so it is set for all of the hosts' slots together.
+   */
+  private def shapeHosts(s: NodeShape): IndexedSeq[ShapedHost] = {
+    NodeShape.unavailable.foreach(why => sys.error(s"no node shape here: $why"))
+    NodeShape.clean()
+    val dir = ClusterFaults.tmpDir("netns-shapes")
+    val nodes = hosts - 1
+    val made = mutable.ArrayBuffer[ShapedHost]()
+    try {
+      for (i <- 1 to nodes) {
+        made += NodeShape.up(
+          s,
+          1,
+          dir,
+          NetnsCluster.ShapeDiskMib,
+          NetnsCluster.NodeOtherBytes,
+          Some(s.dirtyBytes(nodes)),
+          Some(s"${s.name}-h$i"))
+        println(s"[netns-cluster] ${made.last.name}: ${made.last.check()}")
       }
+      made.toIndexedSeq
+    } catch {
+      case e: Throwable =>
+        made.foreach(h => scala.util.Try(h.close()))
+        throw e
+    }
   }
 
   /**
@@ -174,6 +225,12 @@ final class NetnsCluster(
 }
 
 object NetnsCluster {
+
+  /** A shaped host's disk, sparse: room for a few GB of shuffle files and spills. */
+  val ShapeDiskMib: Long = 16384
+
+  /** A NodeManager's JVM (512 MiB of heap) and the application master's container. */
+  val NodeOtherBytes: Long = 1536L << 20
   private def scriptFile: File =
     Paths.get(sys.props.getOrElse("basedir", "."), "src/test/scripts/netns-cluster.sh").toFile
 

@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.it
 
 import java.io.File
+import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 import java.util.concurrent.TimeUnit
 
@@ -178,6 +179,44 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
       val name = QuerySet.fileName(q.name)
       assert(s(name)._1 == Tpch.rowsAtHundredth(q), s"$name with Spark's shuffle: ${s(name)}")
       assert(k(name) == s(name), s"$name: KAE ${k(name)}, Spark ${s(name)}")
+    }
+  }
+  matrixTest("a Kunpeng-shaped cluster: each NodeManager in its shape's memory cgroup, its " +
+    "executor's block manager on its own throttled disk; Spark's results; nothing left") {
+    NodeShape.unavailable.foreach(why => cancel(s"no node shape here: $why"))
+    // The namespaces are named for this JVM: the shared cluster goes first (`cluster` would
+    // start it again).
+    if (started != null) {
+      started.stop()
+      started = null
+    }
+    val shape = NodeShape.KunpengStudy
+    val c = new NetnsCluster(3, shape.linkRate(1), Map.empty, shape = Some(shape))
+    val workloads = Seq("sort", "groupby-skew")
+    val hosts =
+      try {
+        c.start()
+        assert(c.shapedHosts.map(_.name) == Seq("kunpeng-study-h1", "kunpeng-study-h2"))
+        for (h <- c.shapedHosts) {
+          assert(Files.readAllLines(h.procs).size > 0, s"${h.name}: no process in its cgroup")
+        }
+        val kae = c.submit("netns-shaped-kae", c.sparkConf("auto"), workloads)
+        assert(kae.manager == Submit.Manager, kae.lines.mkString("\n"))
+        kae.assertSame(Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
+          workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
+        })
+        // Each executor's block manager (so its shuffle files) in the local dirs on its disk.
+        for ((nm, h) <- c.nodeManagers.zip(c.shapedHosts)) {
+          val logs = Files.walk(nm.logDir).iterator().asScala
+            .filter(_.getFileName.toString == "stderr")
+            .map(f => new String(Files.readAllBytes(f), StandardCharsets.UTF_8)).mkString
+          assert(logs.contains(s"Created local directory at ${h.mount}/"), s"${h.name}: $logs")
+        }
+        c.shapedHosts
+      } finally c.stop()
+    for (h <- hosts) {
+      assert(!Files.exists(h.mount), s"${h.mount} is left")
+      assert(!Files.exists(h.procs.getParent), s"${h.procs.getParent} is left")
     }
   }
 }

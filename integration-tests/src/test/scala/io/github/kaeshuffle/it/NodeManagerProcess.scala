@@ -38,18 +38,21 @@ import org.apache.hadoop.conf.Configuration
  * @param host where it runs: this machine, or a test host's namespace
  * @param env the process's environment beyond this JVM's
  * @param runtime the Java and Hadoop it runs on (the build's, or an older pair)
+ * @param shaped a node shape for the host: its local dirs on the shape's disk, the process and
+ *               its containers in the shape's memory cgroup
  */
 final class NodeManagerProcess(
     rm: Configuration,
     settings: Map[String, String],
     val host: TestHost = TestHost.Local,
     env: Map[String, String] = Map.empty,
-    runtime: YarnDaemon.Runtime = YarnDaemon.buildRuntime) {
+    runtime: YarnDaemon.Runtime = YarnDaemon.buildRuntime,
+    shaped: Option[ShapedHost] = None) {
   val root: Path = ClusterFaults.tmpDir("nodemanager")
   val port: Int = ClusterFaults.freePort()
   val recoveryDir: Path = root.resolve("recovery")
   val logDir: Path = root.resolve("logs")
-  private val localDir = root.resolve("local")
+  private val localDir = shaped.map(_.mount).getOrElse(root).resolve("local")
   private val confDir = root.resolve("conf")
   private var process: Process = _
   private var starts = 0
@@ -95,7 +98,8 @@ final class NodeManagerProcess(
       log,
       "org.apache.hadoop.yarn.server.nodemanager.NodeManager",
       env,
-      runtime)
+      runtime,
+      shaped.fold[Seq[String] => Seq[String]](identity)(_.inside))
     ClusterFaults.awaitCondition(s"NodeManager $nodeId registering (log $log)", 120) {
       if (!process.isAlive) {
         throw new AssertionError(s"The NodeManager exited:\n${Submit.tail(log)}")

@@ -145,7 +145,8 @@ object NodeShape {
    * Makes `shape` for a test host of `cores` cores under `dir`: a disk of `diskMib` MiB at the
    * shape's rate, and a memory cgroup of the cores' share plus `otherBytes` (the JVMs that hold
    * no executor slot: a driver, local-cluster's master and workers). `dirtyBytes` replaces the
-   * shape's dirty-page bound, for tests whose few MiB must meet it.
+   * shape's dirty-page bound, for tests whose few MiB must meet it. `name` tells apart shapes
+   * made at once (a cluster's hosts); the kernel's dirty-page bound is one for all of them.
    */
   def up(
       shape: NodeShape,
@@ -153,23 +154,26 @@ object NodeShape {
       dir: Path,
       diskMib: Long,
       otherBytes: Long,
-      dirtyBytes: Option[Long] = None): ShapedHost = {
+      dirtyBytes: Option[Long] = None,
+      name: Option[String] = None): ShapedHost = {
     unavailable.foreach(why => throw new IllegalStateException(s"no node shape here: $why"))
     val memory = shape.memoryPerSlot * cores + otherBytes
+    val label = name.getOrElse(shape.name)
     val (code, out) = script(
       300,
       "up",
-      shape.name,
+      label,
       dir.toString,
       shape.diskRate(cores).toString,
       memory.toString,
       dirtyBytes.getOrElse(shape.dirtyBytes(cores)).toString,
       diskMib.toString
     )
-    require(code == 0, s"node-shape.sh up ${shape.name} failed:\n$out")
+    require(code == 0, s"node-shape.sh up $label failed:\n$out")
     val fields = out.linesIterator.map(_.split(" ", 2)).collect { case Array(k, v) => k -> v }.toMap
     new ShapedHost(
       shape,
+      label,
       cores,
       Paths.get(fields("mount")),
       Paths.get(fields("cgroup")),
@@ -178,12 +182,13 @@ object NodeShape {
 }
 
 /**
- * A shape made on this machine: its disk mounted at `mount`, the memory cgroup whose
+ * A shape made on this machine under `name`: its disk mounted at `mount`, the memory cgroup whose
  * `cgroup.procs` is `procs`, the disk's block device `device` (major:minor). `close` removes it
  * all; so does the next run's [[NodeShape.clean]] after a kill.
  */
 final class ShapedHost private[it] (
     val shape: NodeShape,
+    val name: String,
     val cores: Int,
     val mount: Path,
     val procs: Path,
@@ -194,8 +199,8 @@ final class ShapedHost private[it] (
 
   /** Writes and reads through the disk; fails when a rate is off by more than 20%. */
   def check(): String = {
-    val (code, out) = NodeShape.script(120, "check", shape.name, shape.diskRate(cores).toString)
-    require(code == 0, s"the ${shape.name} disk's self-check failed: ${out.trim}")
+    val (code, out) = NodeShape.script(120, "check", name, shape.diskRate(cores).toString)
+    require(code == 0, s"the $name disk's self-check failed: ${out.trim}")
     out.trim
   }
 
@@ -204,8 +209,8 @@ final class ShapedHost private[it] (
     Seq("bash", "-c", s"""echo $$$$ > '$procs' && exec "$$0" "$$@"""") ++ command
 
   override def close(): Unit = synchronized {
-    val (code, out) = NodeShape.script(300, "down", shape.name)
-    require(code == 0, s"node-shape.sh down ${shape.name} failed:\n$out")
+    val (code, out) = NodeShape.script(300, "down", name)
+    require(code == 0, s"node-shape.sh down $name failed:\n$out")
     try Runtime.getRuntime.removeShutdownHook(hook)
     catch { case _: IllegalStateException => } // closing from the hook itself
   }

@@ -107,7 +107,8 @@ object YarnDaemon {
 
   /**
    * The process that runs `mainClass` on `host` with the configuration in `confDir`, this JVM's
-   * environment and `env`, on `runtime`.
+   * environment and `env`, on `runtime`; `wrap` gives the command line its launcher (a
+   * node shape's memory cgroup).
    */
   def start(
       host: TestHost,
@@ -116,7 +117,8 @@ object YarnDaemon {
       log: Path,
       mainClass: String,
       env: Map[String, String] = Map.empty,
-      runtime: Runtime = buildRuntime): Process = {
+      runtime: Runtime = buildRuntime,
+      wrap: Seq[String] => Seq[String] = identity): Process = {
     // The module flags this JVM runs with (Spark's), which Hadoop on Java 17 needs as well.
     val moduleFlags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
       .filter(a => a.startsWith("--add-opens") || a.startsWith("--add-exports"))
@@ -127,7 +129,8 @@ object YarnDaemon {
       s"-Dyarn.log.dir=$logDir",
       "-Djava.net.preferIPv4Stack=true") ++
       moduleFlags ++ Seq("-cp", s"$confDir${File.pathSeparator}${runtime.classpath}", mainClass)
-    val pb = new ProcessBuilder(host.command(java).asJava)
+    // Outside the host's command: `ip netns exec` mounts a /sys without the cgroup trees.
+    val pb = new ProcessBuilder(wrap(host.command(java)).asJava)
     pb.environment().put("JAVA_HOME", runtime.javaHome)
     env.foreach { case (k, v) => pb.environment().put(k, v) }
     pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile))
