@@ -135,7 +135,7 @@ object ClusterBench {
       reps: Int,
       configs: Seq[Config]): (Seq[Run], Seq[Ties]) = {
     // A shape's name as the rate: its link for the one core of each host's executor, its disk.
-    val shape = NodeShape.Presets.find(_.name == rate)
+    val shape = NodeShape.preset(rate)
     val link = shape.map(_.linkRate(1)).getOrElse(rate)
     val cluster = new NetnsCluster(3, link, Map.empty, executorMb = 1024, shape = shape).start()
     val expected = mutable.Map[String, Seq[(String, Seq[String])]]()

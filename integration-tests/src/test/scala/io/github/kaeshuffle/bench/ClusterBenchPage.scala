@@ -103,7 +103,7 @@ object ClusterBenchPage {
     val units = Seq("kbit" -> 1e3, "mbit" -> 1e6, "gbit" -> 1e9)
     units.collectFirst {
       case (u, f) if rate.endsWith(u) => rate.dropRight(u.length).toDouble * f
-    }.orElse(NodeShape.Presets.find(_.name == rate).map(_.linkPerCore.toDouble))
+    }.orElse(NodeShape.preset(rate).map(_.linkPerCore.toDouble))
       .getOrElse(Double.PositiveInfinity)
   }
 

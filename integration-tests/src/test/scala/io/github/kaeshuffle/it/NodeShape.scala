@@ -71,13 +71,16 @@ object NodeShape {
 
   val Presets: Seq[NodeShape] = Seq(KunpengStudy, X86Study)
 
+  /** The preset named `name`, if one is. */
+  def preset(name: String): Option[NodeShape] = Presets.find(_.name == name)
+
   /**
    * A preset by name, or explicit per-core figures: `disk=3m,link=8m,memory=3g` (bytes per second,
    * bits per second and bytes, with k, m or g for thousands, millions and billions; memory's g
    * is GiB).
    */
   def parse(spec: String): NodeShape =
-    Presets.find(_.name == spec).getOrElse {
+    preset(spec).getOrElse {
       val fields = spec.split(',').map(_.split('=')).map {
         case Array(k, v) => k.trim -> v.trim
         case other => throw new IllegalArgumentException(
