@@ -182,7 +182,8 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
     }
   }
   matrixTest("a Kunpeng-shaped cluster: each NodeManager in its shape's memory cgroup, its " +
-    "executor's block manager on its own throttled disk; Spark's results; nothing left") {
+    "executor's block manager on its own throttled disk; auto prices the link its reduce tasks " +
+    "waited for; Spark's results; nothing left") {
     NodeShape.unavailable.foreach(why => cancel(s"no node shape here: $why"))
     // The namespaces are named for this JVM: the shared cluster goes first (`cluster` would
     // start it again).
@@ -200,18 +201,26 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
         for (h <- c.shapedHosts) {
           assert(Files.readAllLines(h.procs).size > 0, s"${h.name}: no process in its cgroup")
         }
-        val kae = c.submit("netns-shaped-kae", c.sparkConf("auto"), workloads)
+        // Small: the sort's reduce tasks must read more than the MiB auto trusts a figure at.
+        val kae = c.submit("netns-shaped-kae", c.sparkConf("auto"), workloads, size = "small")
         assert(kae.manager == Submit.Manager, kae.lines.mkString("\n"))
         kae.assertSame(Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
-          workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.TINY, 4)).toMap
+          workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.SMALL, 4)).toMap
         })
-        // Each executor's block manager (so its shuffle files) in the local dirs on its disk.
-        for ((nm, h) <- c.nodeManagers.zip(c.shapedHosts)) {
-          val logs = Files.walk(nm.logDir).iterator().asScala
+        val logs = c.nodeManagers.map { nm =>
+          Files.walk(nm.logDir).iterator().asScala
             .filter(_.getFileName.toString == "stderr")
             .map(f => new String(Files.readAllBytes(f), StandardCharsets.UTF_8)).mkString
-          assert(logs.contains(s"Created local directory at ${h.mount}/"), s"${h.name}: $logs")
         }
+        // Each executor's block manager (so its shuffle files) in the local dirs on its disk.
+        for ((log, h) <- logs.zip(c.shapedHosts)) {
+          assert(log.contains(s"Created local directory at ${h.mount}/"), s"${h.name}: $log")
+        }
+        // The page cache takes the writes, so only the link can move the later shuffle.
+        val linkPriced = logs.flatMap(_.linesIterator)
+          .filter(l => l.contains("KAE Shuffle codec for shuffle") && l.contains(", link "))
+        assert(linkPriced.exists(_.contains("zstd")), logs.mkString("\n"))
+        info(linkPriced.head)
         c.shapedHosts
       } finally c.stop()
     for (h <- hosts) {

@@ -22,14 +22,15 @@ import java.util.Optional;
  * Which step of the codec ladder the next map task of one shuffle on this executor uses. The
  * stage's map tasks run at the pace of the codec and the disk on their own thread, so each step is
  * priced per raw byte as its codec time (with its share of decompression) plus its stored bytes
- * times what a stored byte costs on the disk ({@link DiskCost}); the cheapest step wins once it is
- * {@link #MARGIN} cheaper than the current one. A step that has not run yet in this shuffle is
- * priced from a step that has, by how the two compared on this executor, or, before any has, by the
- * executor's earlier shuffles ({@link LadderHistory}: the reference figures of {@link CodecStep}
- * until measured); choosing it measures it. While the kernel holds writes back the shuffle only
- * moves to stronger steps: the page cache taking a few tasks' writes at once makes the disk look
- * cheap for a moment, while every stored byte still has to reach it. For the same reason a move to
- * a weaker step, which stores more bytes, prices the disk over a longer run of tasks ({@link
+ * times what a stored byte costs: on the disk ({@link DiskCost}) and, across hosts, in the reduce
+ * tasks' waits for the network ({@link LinkCost}); the cheapest step wins once it is {@link
+ * #MARGIN} cheaper than the current one. A step that has not run yet in this shuffle is priced from
+ * a step that has, by how the two compared on this executor, or, before any has, by the executor's
+ * earlier shuffles ({@link LadderHistory}: the reference figures of {@link CodecStep} until
+ * measured); choosing it measures it. While the kernel holds writes back the shuffle only moves to
+ * stronger steps: the page cache taking a few tasks' writes at once makes the disk look cheap for a
+ * moment, while every stored byte still has to reach it. For the same reason a move to a weaker
+ * step, which stores more bytes, prices the disk over a longer run of tasks ({@link
  * DiskCost#lastingNanosPerByte}): moves to stronger steps follow the recent tasks, moves back wait
  * until the disk has stayed cheap.
  *
@@ -45,6 +46,7 @@ public final class CodecPolicy {
 
   private final List<CodecStep> steps;
   private final DiskCost disk;
+  private final LinkCost link;
   private final LadderHistory history;
 
   /** Per step: codec nanoseconds per raw byte. */
@@ -56,21 +58,28 @@ public final class CodecPolicy {
   private int current;
   private String why;
 
-  /** A policy of its own: no other shuffle's measurements, the steps' references. */
+  /** A policy of its own on a single host: no link, the steps' references. */
   public CodecPolicy(List<CodecStep> steps, DiskCost disk) {
-    this(steps, disk, new LadderHistory(steps));
+    this(steps, disk, new LinkCost());
+  }
+
+  /** A policy of its own: no other shuffle's measurements, the steps' references. */
+  public CodecPolicy(List<CodecStep> steps, DiskCost disk, LinkCost link) {
+    this(steps, disk, link, new LadderHistory(steps));
   }
 
   /**
-   * A policy starting at the step the disk's known cost and the steps' figures so far favour (else
-   * 0); {@code disk} and {@code history} are the executor's, shared with its other shuffles.
+   * A policy starting at the step the known cost of a stored byte and the steps' figures so far
+   * favour (else 0); {@code disk}, {@code link} and {@code history} are the executor's, shared with
+   * its other shuffles.
    */
-  CodecPolicy(List<CodecStep> steps, DiskCost disk, LadderHistory history) {
+  CodecPolicy(List<CodecStep> steps, DiskCost disk, LinkCost link, LadderHistory history) {
     if (steps.isEmpty()) {
       throw new IllegalArgumentException("A codec ladder needs at least one step.");
     }
     this.steps = new ArrayList<>(steps);
     this.disk = disk;
+    this.link = link;
     this.history = history;
     this.encode = new DecayedRate[steps.size()];
     this.stored = new DecayedRate[steps.size()];
@@ -78,12 +87,12 @@ public final class CodecPolicy {
       encode[i] = new DecayedRate();
       stored[i] = new DecayedRate();
     }
-    double recent = disk.nanosPerByte();
-    this.current = disk.covers(LEAST_BYTES) ? clearlyCheaper(cheapest(recent), recent) : 0;
+    boolean known = disk.covers(LEAST_BYTES) || link.covers(LEAST_BYTES);
+    this.current = known ? clearlyCheaper(cheapest(recent()), recent()) : 0;
     this.why =
         current == 0
             ? "the ladder's first step"
-            : "the disk's cost on this executor (" + figures(recent) + ")";
+            : "a stored byte's cost on this executor (" + figures(recent()) + ")";
   }
 
   /** The step the next map task uses. */
@@ -113,11 +122,11 @@ public final class CodecPolicy {
     if (!encode[current].covers(LEAST_BYTES)) {
       return Optional.empty();
     }
-    double priced = disk.nanosPerByte();
+    double priced = recent();
     int best = clearlyCheaper(cheapest(priced), priced);
     if (best < current) {
       // Weaker steps only on the lasting cost, never to a stronger one on it.
-      priced = disk.lastingNanosPerByte();
+      priced = disk.lastingNanosPerByte() + link.nanosPerByte();
       best = held ? current : Math.min(current, clearlyCheaper(cheapest(priced), priced));
     }
     if (best == current) {
@@ -136,6 +145,11 @@ public final class CodecPolicy {
             + ")";
     current = best;
     return Optional.of(from + " -> " + describe());
+  }
+
+  /** What a stored byte costs over the recent tasks: on the disk, and in waits for the link. */
+  private double recent() {
+    return disk.nanosPerByte() + link.nanosPerByte();
   }
 
   /** Tells the executor's history {@code step}'s figures and how it compared with the others. */
@@ -157,24 +171,24 @@ public final class CodecPolicy {
   }
 
   /** {@code best} when it is {@link #MARGIN} cheaper than the current step, else the current. */
-  private int clearlyCheaper(int best, double diskNanos) {
-    return cost(best, diskNanos) < (1 - MARGIN) * cost(current, diskNanos) ? best : current;
+  private int clearlyCheaper(int best, double storedNanos) {
+    return cost(best, storedNanos) < (1 - MARGIN) * cost(current, storedNanos) ? best : current;
   }
 
-  private int cheapest(double diskNanos) {
+  private int cheapest(double storedNanos) {
     int best = current;
     for (int s = 0; s < steps.size(); s++) {
-      if (cost(s, diskNanos) < cost(best, diskNanos)) {
+      if (cost(s, storedNanos) < cost(best, storedNanos)) {
         best = s;
       }
     }
     return best;
   }
 
-  /** Nanoseconds per raw byte that step s costs the stage with the disk at diskNanos per byte. */
-  private double cost(int s, double diskNanos) {
+  /** Nanoseconds per raw byte that step s costs with a stored byte at storedNanos. */
+  private double cost(int s, double storedNanos) {
     CodecStep step = steps.get(s);
-    return encodeNanos(s) * (1 + step.decodeShare()) + storedRatio(s) * diskNanos;
+    return encodeNanos(s) * (1 + step.decodeShare()) + storedRatio(s) * storedNanos;
   }
 
   private double encodeNanos(int s) {
@@ -210,8 +224,14 @@ public final class CodecPolicy {
     return -1;
   }
 
-  private String figures(double diskNanos) {
-    StringBuilder b = new StringBuilder("disk " + perByte(diskNanos) + " per stored byte");
+  /** The figures a choice was made on, {@code storedNanos} the disk's and the link's together. */
+  private String figures(double storedNanos) {
+    double linkNanos = link.nanosPerByte();
+    StringBuilder b =
+        new StringBuilder("disk " + perByte(storedNanos - linkNanos) + " per stored byte");
+    if (linkNanos > 0) {
+      b.append(", link ").append(perByte(linkNanos));
+    }
     for (int s = 0; s < steps.size(); s++) {
       b.append("; ")
           .append(steps.get(s).name())

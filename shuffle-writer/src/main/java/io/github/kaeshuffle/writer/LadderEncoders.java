@@ -34,9 +34,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The executor's encoders for its map tasks, one pool per step of the codec ladder (a pinned codec
  * is a ladder of one step), with a {@link CodecPolicy} per shuffle that picks the step each task
- * borrows from. A task gives its encoder back with its disk time, and the policy learns from it;
- * when a shuffle moves to another step, the executor log says so once with why. With more than one
- * step, a daemon thread reads the kernel's writeback pressure every {@link
+ * borrows from. A task gives its encoder back with its disk time, and the policy learns from it; a
+ * reduce task tells what it waited for the network ({@link #fetched}); when a shuffle starts above
+ * the first step or moves to another one, the executor log says so once with why. With more than
+ * one step, a daemon thread reads the kernel's writeback pressure every {@link
  * WritebackPressure#REFRESH_NANOS} while tasks hold encoders: a task blocked for the disk cannot
  * look itself, and the pressure may be gone by the time it returns. Thread-safe.
  */
@@ -48,6 +49,7 @@ public final class LadderEncoders implements AutoCloseable {
   private final Function<BlockCodec, EncoderPool> poolOf;
   private final EncoderPool[] pools;
   private final DiskCost disk = new DiskCost();
+  private final LinkCost link = new LinkCost();
   private final LadderHistory history;
   private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
   private final WritebackPressure writeback = WritebackPressure.system();
@@ -148,13 +150,30 @@ public final class LadderEncoders implements AutoCloseable {
     pool(lease.step).giveBack(lease.encoder);
   }
 
+  /**
+   * Tells the policies what a reduce task of this executor waited for the network ({@link
+   * LinkCost#add}): the shuffles whose map tasks run next price their stored bytes with it.
+   */
+  public void fetched(long waitNanos, long storedBytes, long remoteBytes) {
+    link.add(waitNanos, storedBytes, remoteBytes);
+  }
+
   /** Forgets an unregistered shuffle's policy. */
   public void forget(int shuffleId) {
     policies.remove(shuffleId);
   }
 
+  /** The shuffle's policy; a new one that starts above the ladder's first step says why, once. */
   private CodecPolicy policy(int shuffleId) {
-    return policies.computeIfAbsent(shuffleId, id -> new CodecPolicy(steps, disk, history));
+    return policies.computeIfAbsent(
+        shuffleId,
+        id -> {
+          CodecPolicy p = new CodecPolicy(steps, disk, link, history);
+          if (p.step() > 0) {
+            LOG.info("KAE Shuffle codec for shuffle {} starts at {}", id, p.describe());
+          }
+          return p;
+        });
   }
 
   private synchronized EncoderPool pool(int step) {

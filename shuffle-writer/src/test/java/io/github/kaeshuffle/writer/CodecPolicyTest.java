@@ -174,7 +174,7 @@ class CodecPolicyTest {
     run(new CodecPolicy(LADDER, disk), 4, SORT, 170);
     CodecPolicy next = new CodecPolicy(LADDER, disk);
     assertEquals(2, next.step());
-    assertTrue(next.describe().contains("the disk's cost on this executor"), next.describe());
+    assertTrue(next.describe().contains("a stored byte's cost on this executor"), next.describe());
     assertEquals(0, new CodecPolicy(LADDER, new DiskCost()).step());
     // A page cache a little slow (6 ns per byte): the references alone do not move a new shuffle.
     DiskCost copy = new DiskCost();
@@ -191,7 +191,7 @@ class CodecPolicyTest {
     LadderHistory history = new LadderHistory(LADDER);
     List<List<Integer>> shuffles = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      CodecPolicy p = new CodecPolicy(LADDER, disk, history);
+      CodecPolicy p = new CodecPolicy(LADDER, disk, new LinkCost(), history);
       List<Integer> steps = new ArrayList<>();
       steps.add(p.step());
       steps.addAll(run(p, 6, docs, 15));
@@ -205,6 +205,56 @@ class CodecPolicyTest {
     }
     assertEquals(4.2 / 0.93, history.encode().ratio(1, 0), 1e-6);
     assertEquals(0.10 / 0.27, history.stored().ratio(1, 0), 1e-6);
+  }
+
+  /** Reduce tasks of an earlier shuffle that waited {@code nsPerByte} per stored byte read. */
+  private static LinkCost link(double nsPerByte, boolean remote) {
+    LinkCost link = new LinkCost();
+    for (int i = 0; i < 4; i++) {
+      link.add((long) (TASK * nsPerByte), TASK, remote ? TASK / 2 : 0);
+    }
+    return link;
+  }
+
+  @Test
+  void climbsWhenReduceTasksWaitForTheLinkAndSaysWhy() {
+    // The Kunpeng node's link per core, under 1 MB/s: about 1,000 ns per byte, half of them
+    // remote on two hosts; the disk's page cache takes the writes.
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost(), link(500, true));
+    assertEquals(2, p.step());
+    assertTrue(p.describe().contains("link 500.00 ns/B"), p.describe());
+    List<Integer> chosen = run(p, 10, SORT, 0.4);
+    assertTrue(chosen.stream().allMatch(s -> s == 2), chosen.toString());
+  }
+
+  @Test
+  void aLinkThatKeepsUpLeavesTheCheapStep() {
+    // 1 Gbit/s feeding two cores: blocks arrive before they are wanted.
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost(), link(0.5, true));
+    List<Integer> chosen = run(p, 20, SORT, 0.4);
+    assertTrue(chosen.stream().allMatch(s -> s == 0), chosen.toString());
+  }
+
+  @Test
+  void readsOfThisHostsSegmentsSayNothingOfTheLink() {
+    LinkCost local = link(500, false);
+    assertEquals(0.0, local.nanosPerByte());
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost(), local);
+    assertTrue(run(p, 20, SORT, 0.4).stream().allMatch(s -> s == 0));
+  }
+
+  @Test
+  void aLinkFoundMidStageMovesTheMapTasksThatFollow() {
+    LinkCost link = new LinkCost();
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost(), link);
+    run(p, 5, SORT, 0.4);
+    assertEquals(0, p.step());
+    for (int i = 0; i < 4; i++) {
+      link.add((long) (TASK * 200.0), TASK, TASK);
+    }
+    Optional<String> moved = task(p, 1.8, 0.78, 0.4);
+    assertTrue(moved.isPresent() && moved.get().contains("link 200.00 ns/B"), moved.toString());
+    assertEquals(2, p.step());
   }
 
   @Test

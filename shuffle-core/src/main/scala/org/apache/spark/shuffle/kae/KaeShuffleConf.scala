@@ -41,10 +41,13 @@ private[spark] object KaeShuffleConf extends ConfDeclarations("spark.shuffle.kae
 
   val CODEC: ConfigEntry[String] = entry("codec")
     .doc("Block codec. `auto`: a ladder each executor moves each shuffle along by what bounds " +
-      "its map tasks ([tuning.md](tuning.md#how-auto-chooses-the-codec)): first KAEzip when " +
+      "its map tasks and what its reduce tasks wait for " +
+      "([tuning.md](tuning.md#how-auto-chooses-the-codec)): first KAEzip when " +
       "the hardware is present, else lz4 (the cheapest in CPU), then zstd level 1, then zstd " +
-      "level 3 where the disk's time per stored byte pays for the stronger codec's CPU; each " +
-      "move is logged by the executor with its figures, and `write.strongerRawBytes` counts " +
+      "level 3 where a stored byte's cost (the map tasks' disk time and, across hosts, the " +
+      "reduce tasks' wait for the network, per stored byte) pays for the stronger codec's " +
+      "CPU; each move, and each shuffle that starts above the first step, is logged by the " +
+      "executor with its figures, and `write.strongerRawBytes` counts " +
       "the bytes written above the first step. Readers decode every format, so tasks and hosts " +
       "that chose differently read each other's blocks. `kaezip`, `libdeflate`, `zlib` " +
       "(native), `java` (java.util.zip) all write the same zlib format, readable by each " +

@@ -238,7 +238,10 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         metrics,
         readerSettings,
         decoders,
-        (stats, sources) => observer.taskDone(h.metrics, ShuffleCounts.ofRead(stats, sources)),
+        (stats, sources) => {
+          observer.taskDone(h.metrics, ShuffleCounts.ofRead(stats, sources))
+          encoders.fetched(sources.fetchWaitNanos, stats.storedBytes(), sources.remoteBytes)
+        },
         toRead.batchFetchAllowed && shims.canUseBatchFetch(startPartition, endPartition, context),
         SqlRowSerializerFields.rowFields(h.dependency.serializer),
         settings.doctor

@@ -107,9 +107,10 @@ private[kae] final class ReadClock(doctor: Boolean) {
     }
   }
 
-  def addTo(s: ReadSources): ReadSources = if (!doctor) s
+  def addTo(s: ReadSources): ReadSources = if (!doctor) s.copy(fetchWaitNanos = fetchNanos)
   else
     s.copy(
+      fetchWaitNanos = fetchNanos,
       fetchNanos = fetchNanos,
       decodeNanos = decodeNanos,
       deserializeNanos = deserialize.estimate())

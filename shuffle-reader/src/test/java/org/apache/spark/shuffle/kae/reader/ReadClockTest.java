@@ -58,7 +58,7 @@ class ReadClockTest {
   }
 
   private static ReadSources none() {
-    return new ReadSources(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+    return new ReadSources(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
   }
 
   private static void drain(scala.collection.Iterator<?> it) {
@@ -74,11 +74,12 @@ class ReadClockTest {
     AbstractIterator<Integer> it = records(3, 0L);
     assertSame(in, clock.decoding(in));
     assertSame(it, clock.deserializing(it));
-    ReadSources s = none();
-    assertSame(s, clock.addTo(s));
     long before = TaskWaits.nanos();
     drain(clock.fetching(records(2, 2 * MS)));
     assertTrue(TaskWaits.nanos() - before >= 4 * MS, "the task's known waits, doctor or not");
+    ReadSources s = clock.addTo(none());
+    assertTrue(s.fetchWaitNanos() >= 4 * MS, "what the link costs, doctor or not: " + s);
+    assertEquals(0L, s.fetchNanos(), "no doctor's link: " + s);
   }
 
   @Test
@@ -100,6 +101,7 @@ class ReadClockTest {
     decoded.close();
     ReadSources s = clock.addTo(none());
     assertTrue(s.fetchNanos() >= 4 * MS, "" + s);
+    assertEquals(s.fetchNanos(), s.fetchWaitNanos(), "" + s);
     assertTrue(s.decodeNanos() >= 4 * MS, "" + s);
     assertEquals(0L, s.deserializeNanos(), "no record was read");
   }
