@@ -109,8 +109,7 @@ object ScaleBench {
     val work = Paths.get(args(5))
     Files.createDirectories(Paths.get(System.getProperty("java.io.tmpdir")))
     if (shapes.exists(_.isDefined)) {
-      NodeShape.unavailable.foreach(why => sys.error(s"no node shape here: $why"))
-      NodeShape.clean()
+      NodeShape.prepare()
     }
     // The page after every run: a long run stopped halfway keeps what it measured.
     val done = scala.collection.mutable.ArrayBuffer[Run]()

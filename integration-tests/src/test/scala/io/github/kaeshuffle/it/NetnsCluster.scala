@@ -121,8 +121,7 @@ final class NetnsCluster(
    * dirty-page bound is the machine's, so it is set for all of the hosts' slots together.
    */
   private def shapeHosts(s: NodeShape): IndexedSeq[ShapedHost] = {
-    NodeShape.unavailable.foreach(why => sys.error(s"no node shape here: $why"))
-    NodeShape.clean()
+    NodeShape.prepare()
     val dir = ClusterFaults.tmpDir("netns-shapes")
     val nodes = hosts - 1
     val made = mutable.ArrayBuffer[ShapedHost]()

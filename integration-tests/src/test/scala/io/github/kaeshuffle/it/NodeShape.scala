@@ -124,6 +124,15 @@ object NodeShape {
     if (code == 0) None else Some(out.trim)
   }
 
+  /**
+   * Before making shapes: refuses with why where they cannot be made, then removes what a killed
+   * run left.
+   */
+  def prepare(): Unit = {
+    unavailable.foreach(why => sys.error(s"no node shape here: $why"))
+    clean()
+  }
+
   /** Removes what a killed run left (every shape the script knows). */
   def clean(): Unit = {
     val (code, out) = script(120, "clean")
