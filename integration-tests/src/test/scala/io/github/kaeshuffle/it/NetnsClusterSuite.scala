@@ -220,7 +220,7 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
         val linkPriced = logs.flatMap(_.linesIterator)
           .filter(l => l.contains("KAE Shuffle codec for shuffle") && l.contains(", link "))
         assert(linkPriced.exists(_.contains("zstd")), logs.mkString("\n"))
-        info(linkPriced.head)
+        println(s"[netns-cluster] ${linkPriced.head}")
         c.shapedHosts
       } finally c.stop()
     for (h <- hosts) {

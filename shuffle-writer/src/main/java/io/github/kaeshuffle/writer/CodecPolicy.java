@@ -88,11 +88,12 @@ public final class CodecPolicy {
       stored[i] = new DecayedRate();
     }
     boolean known = disk.covers(LEAST_BYTES) || link.covers(LEAST_BYTES);
-    this.current = known ? clearlyCheaper(cheapest(recent()), recent()) : 0;
+    double priced = recent();
+    this.current = known ? clearlyCheaper(cheapest(priced), priced) : 0;
     this.why =
         current == 0
             ? "the ladder's first step"
-            : "a stored byte's cost on this executor (" + figures(recent()) + ")";
+            : "a stored byte's cost on this executor (" + figures(priced) + ")";
   }
 
   /** The step the next map task uses. */
