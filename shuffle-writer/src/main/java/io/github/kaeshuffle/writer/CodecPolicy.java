@@ -88,12 +88,14 @@ public final class CodecPolicy {
       stored[i] = new DecayedRate();
     }
     boolean known = disk.covers(LEAST_BYTES) || link.covers(LEAST_BYTES);
-    double priced = recent();
+    double linkPrice = link.nanosPerByte();
+    double diskPrice = disk.nanosPerByte();
+    double priced = diskPrice + linkPrice;
     this.current = known ? clearlyCheaper(cheapest(priced), priced) : 0;
     this.why =
         current == 0
             ? "the ladder's first step"
-            : "a stored byte's cost on this executor (" + figures(priced) + ")";
+            : "a stored byte's cost on this executor (" + figures(diskPrice, linkPrice) + ")";
   }
 
   /** The step the next map task uses. */
@@ -123,11 +125,14 @@ public final class CodecPolicy {
     if (!encode[current].covers(LEAST_BYTES)) {
       return Optional.empty();
     }
-    double priced = recent();
+    double linkPrice = link.nanosPerByte();
+    double diskPrice = disk.nanosPerByte();
+    double priced = diskPrice + linkPrice;
     int best = clearlyCheaper(cheapest(priced), priced);
     if (best < current) {
       // Weaker steps only on the lasting cost, never to a stronger one on it.
-      priced = disk.lastingNanosPerByte() + link.nanosPerByte();
+      diskPrice = disk.lastingNanosPerByte();
+      priced = diskPrice + linkPrice;
       best = held ? current : Math.min(current, clearlyCheaper(cheapest(priced), priced));
     }
     if (best == current) {
@@ -142,15 +147,10 @@ public final class CodecPolicy {
             + " for "
             + from
             + " ("
-            + figures(priced)
+            + figures(diskPrice, linkPrice)
             + ")";
     current = best;
     return Optional.of(from + " -> " + describe());
-  }
-
-  /** What a stored byte costs over the recent tasks: on the disk, and in waits for the link. */
-  private double recent() {
-    return disk.nanosPerByte() + link.nanosPerByte();
   }
 
   /** Tells the executor's history {@code step}'s figures and how it compared with the others. */
@@ -225,11 +225,11 @@ public final class CodecPolicy {
     return -1;
   }
 
-  /** The figures a choice was made on, {@code storedNanos} the disk's and the link's together. */
-  private String figures(double storedNanos) {
-    double linkNanos = link.nanosPerByte();
-    StringBuilder b =
-        new StringBuilder("disk " + perByte(storedNanos - linkNanos) + " per stored byte");
+  /**
+   * The figures a choice was made on: a stored byte's cost on the disk and the link, each step's.
+   */
+  private String figures(double diskNanos, double linkNanos) {
+    StringBuilder b = new StringBuilder("disk " + perByte(diskNanos) + " per stored byte");
     if (linkNanos > 0) {
       b.append(", link ").append(perByte(linkNanos));
     }
