@@ -71,10 +71,15 @@ object ScalePage {
         StandardCharsets.UTF_8))
   }
 
-  /** Draws `<dir>/scale.png` again from `<dir>/scale.csv` (the page stays as it is). */
+  /**
+   * `<dir>`: draws `<dir>/scale.png` again from `<dir>/scale.csv` (the page stays as it is).
+   * `<dir> <csv> <arg>...`: writes the runs of a ScaleBench run that went to another directory
+   * (its `scale.csv` and the arguments it ran with) into the page at `<dir>`, as if made there.
+   */
   def main(args: Array[String]): Unit = {
     val out = Paths.get(args(0))
-    draw(out, read(out.resolve("scale.csv")))
+    if (args.length == 1) draw(out, read(out.resolve("scale.csv")))
+    else write(out, read(Paths.get(args(1))), args.drop(2))
   }
 
   /** Each shape's charts side by side, one shape to a row, as `scale.png`. */
