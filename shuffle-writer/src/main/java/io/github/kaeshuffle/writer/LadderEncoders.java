@@ -34,10 +34,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The executor's encoders for its map tasks, one pool per step of the codec ladder (a pinned codec
  * is a ladder of one step), with a {@link CodecPolicy} per shuffle that picks the step each task
- * borrows from. A task gives its encoder back with its disk time, and the policy learns from it; a
- * reduce task tells what it waited for the network ({@link #fetched}); when a shuffle starts above
- * the first step or moves to another one, the executor log says so once with why. With more than
- * one step, a daemon thread reads the kernel's writeback pressure every {@link
+ * borrows from. A task gives its encoder back with its disk time, and the policy learns from it;
+ * the reduce tasks' waits for the network come in through the executor's {@link LinkCost}, which
+ * the reader feeds whether or not this executor has map tasks; when a shuffle starts above the
+ * first step or moves to another one, the executor log says so once with why. With more than one
+ * step, a daemon thread reads the kernel's writeback pressure every {@link
  * WritebackPressure#REFRESH_NANOS} while tasks hold encoders: a task blocked for the disk cannot
  * look itself, and the pressure may be gone by the time it returns. Thread-safe.
  */
@@ -49,7 +50,7 @@ public final class LadderEncoders implements AutoCloseable {
   private final Function<BlockCodec, EncoderPool> poolOf;
   private final EncoderPool[] pools;
   private final DiskCost disk = new DiskCost();
-  private final LinkCost link = new LinkCost();
+  private final LinkCost link;
   private final LadderHistory history;
   private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
   private final WritebackPressure writeback = WritebackPressure.system();
@@ -61,11 +62,22 @@ public final class LadderEncoders implements AutoCloseable {
    * @param poolOf makes a step's pool, when the first task borrows from it
    */
   public LadderEncoders(List<BlockCodec> codecs, Function<BlockCodec, EncoderPool> poolOf) {
+    this(codecs, poolOf, new LinkCost());
+  }
+
+  /**
+   * @param codecs the ladder, cheapest first
+   * @param poolOf makes a step's pool, when the first task borrows from it
+   * @param link the executor's reduce tasks' waits for the network
+   */
+  public LadderEncoders(
+      List<BlockCodec> codecs, Function<BlockCodec, EncoderPool> poolOf, LinkCost link) {
     if (codecs.isEmpty()) {
       throw new IllegalArgumentException("A codec ladder needs at least one codec.");
     }
     this.codecs = new ArrayList<>(codecs);
     this.poolOf = poolOf;
+    this.link = link;
     this.pools = new EncoderPool[codecs.size()];
     for (BlockCodec c : codecs) {
       steps.add(CodecStep.of(c));
@@ -148,14 +160,6 @@ public final class LadderEncoders implements AutoCloseable {
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));
     lent.decrementAndGet();
     pool(lease.step).giveBack(lease.encoder);
-  }
-
-  /**
-   * Tells the policies what a reduce task of this executor waited for the network ({@link
-   * LinkCost#add}): the shuffles whose map tasks run next price their stored bytes with it.
-   */
-  public void fetched(long waitNanos, long storedBytes, long remoteBytes) {
-    link.add(waitNanos, storedBytes, remoteBytes);
   }
 
   /** Forgets an unregistered shuffle's policy. */

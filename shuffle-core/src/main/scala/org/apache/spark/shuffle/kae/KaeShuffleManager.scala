@@ -20,7 +20,7 @@ import io.github.kaeshuffle.codec.{BlockCodec, Codecs}
 import io.github.kaeshuffle.codec.kaezip.KaeZipPreflight
 import io.github.kaeshuffle.format.BlockStats
 import io.github.kaeshuffle.pool.{DecoderPool, EncoderPool}
-import io.github.kaeshuffle.writer.LadderEncoders
+import io.github.kaeshuffle.writer.{LadderEncoders, LinkCost}
 
 import org.apache.spark.{ShuffleDependency, SparkConf, SparkContext, SparkEnv, TaskContext}
 import org.apache.spark.shuffle._
@@ -134,9 +134,17 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
           writerSettings.hardwareMinBlock,
           2 * Runtime.getRuntime.availableProcessors(),
           sessionBound,
-          ioEncryptionKey)
+          ioEncryptionKey),
+      link
     )
   }
+
+  /**
+   * What this executor's reduce tasks waited for the network, which `auto` prices its map tasks'
+   * stored bytes with; fed by every reader, without making the encoders on an executor that only
+   * reduces.
+   */
+  private val link = new LinkCost()
   private val encodersMade = new AtomicBoolean(false)
 
   /** Encoders (so native compressors) this executor has made; for tests. */
@@ -240,7 +248,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         decoders,
         (stats, sources) => {
           observer.taskDone(h.metrics, ShuffleCounts.ofRead(stats, sources))
-          encoders.fetched(sources.fetchWaitNanos, stats.storedBytes(), sources.remoteBytes)
+          link.add(sources.fetchNanos, stats.storedBytes(), sources.remoteBytes)
         },
         toRead.batchFetchAllowed && shims.canUseBatchFetch(startPartition, endPartition, context),
         SqlRowSerializerFields.rowFields(h.dependency.serializer),

@@ -42,15 +42,15 @@ private[spark] object ShuffleDoctor {
   val Links: Seq[String] =
     Seq(Fetch, Decompress, Deserialization, Serialization, Compress, DiskWrite, Other)
 
-  /** Whether a stage's totals carry link times (the doctor was on in its tasks). */
+  /**
+   * Whether a stage's totals carry link times (the doctor was on in its tasks). The codec's time
+   * and the fetcher's waits are counted with the doctor off too (auto prices them), so they do not
+   * tell.
+   */
   def measured(t: StageTotals): Boolean = {
     import KaeShuffleMetrics._
-    Seq(
-      WriteSerializeNanos,
-      WriteDiskNanos,
-      ReadFetchNanos,
-      ReadDecodeNanos,
-      ReadDeserializeNanos).exists(t.kae.getOrElse(_, 0L) > 0)
+    Seq(WriteSerializeNanos, WriteDiskNanos, ReadDecodeNanos, ReadDeserializeNanos).exists(
+      t.kae.getOrElse(_, 0L) > 0)
   }
 
   /** The diagnosis of one stage, if its tasks measured link times. */

@@ -107,10 +107,9 @@ private[kae] final class ReadClock(doctor: Boolean) {
     }
   }
 
-  def addTo(s: ReadSources): ReadSources = if (!doctor) s.copy(fetchWaitNanos = fetchNanos)
+  def addTo(s: ReadSources): ReadSources = if (!doctor) s.copy(fetchNanos = fetchNanos)
   else
     s.copy(
-      fetchWaitNanos = fetchNanos,
       fetchNanos = fetchNanos,
       decodeNanos = decodeNanos,
       deserializeNanos = deserialize.estimate())

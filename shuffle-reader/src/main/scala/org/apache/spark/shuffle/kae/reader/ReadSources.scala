@@ -23,9 +23,9 @@ package reader
  * @param fileReadBytes small segments on this host read from their file into a heap copy
  * @param inPlaceBytes fetched ranges decoded where Netty received them
  * @param copiedBytes fetched ranges copied once before decoding (received in several parts)
- * @param fetchWaitNanos time in Spark's fetcher, waiting for fetched blocks and opening them,
- *     always measured: with [[remoteBytes]] it tells what the link costs (auto's codec choice)
- * @param fetchNanos the doctor's fetch link: `fetchWaitNanos` when the doctor is on, else 0
+ * @param fetchNanos time in Spark's fetcher, waiting for fetched blocks and opening them,
+ *     measured whether the doctor is on or not, like the codec's time: with [[remoteBytes]] it
+ *     tells what the link costs (auto's codec choice); the doctor's fetch link
  * @param decodeNanos the doctor's decompress link as the task's thread sees it: time reading
  *     decoded bytes (decompressing inline, or waiting for blocks decompressed ahead; exact)
  * @param deserializeNanos the doctor's deserialization link (estimated from sampled records)
@@ -36,7 +36,6 @@ private[spark] case class ReadSources(
     fileReadBytes: Long,
     inPlaceBytes: Long,
     copiedBytes: Long,
-    fetchWaitNanos: Long = 0L,
     fetchNanos: Long = 0L,
     decodeNanos: Long = 0L,
     deserializeNanos: Long = 0L) {
