@@ -183,7 +183,8 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
   }
   matrixTest("a Kunpeng-shaped cluster: each NodeManager in its shape's memory cgroup, its " +
     "executor's block manager on its own throttled disk; auto prices the link its reduce tasks " +
-    "waited for; Spark's results; nothing left") {
+    "waited for, and so do the driver's broadcasts through KaeIoCodec; Spark's results; " +
+    "nothing left") {
     NodeShape.unavailable.foreach(why => cancel(s"no node shape here: $why"))
     // The namespaces are named for this JVM: the shared cluster goes first (`cluster` would
     // start it again).
@@ -202,7 +203,9 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
           assert(Files.readAllLines(h.procs).size > 0, s"${h.name}: no process in its cgroup")
         }
         // Small: the sort's reduce tasks must read more than the MiB auto trusts a figure at.
-        val kae = c.submit("netns-shaped-kae", c.sparkConf("auto"), workloads, size = "small")
+        val conf = c.sparkConf("auto") +
+          ("spark.io.compression.codec" -> classOf[org.apache.spark.shuffle.kae.KaeIoCodec].getName)
+        val kae = c.submit("netns-shaped-kae", conf, workloads, size = "small")
         assert(kae.manager == Submit.Manager, kae.lines.mkString("\n"))
         kae.assertSame(Sessions.withSession(Sessions.conf(None, Sessions.Kryo)) { spark =>
           workloads.map(w => w -> WorkloadJobs.run(w, spark, Workloads.Size.SMALL, 4)).toMap
@@ -221,6 +224,10 @@ class NetnsClusterSuite extends MatrixTests with BeforeAndAfterAll {
           .filter(l => l.contains("KAE Shuffle codec for shuffle") && l.contains(", link "))
         assert(linkPriced.exists(_.contains("zstd")), logs.mkString("\n"))
         println(s"[netns-cluster] ${linkPriced.head}")
+        // Every stage's task binary is a broadcast: those after the first reduce stage know the link.
+        val driverLog = new String(Files.readAllBytes(kae.log), StandardCharsets.UTF_8)
+        val broadcasts = driverLog.linesIterator.filter(_.contains("KAE IO codec: the driver's"))
+        assert(broadcasts.exists(_.contains("now use zstd")), driverLog)
         c.shapedHosts
       } finally c.stop()
     for (h <- hosts) {

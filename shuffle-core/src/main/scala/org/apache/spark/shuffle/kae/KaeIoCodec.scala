@@ -17,12 +17,16 @@ import java.io.{InputStream, OutputStream}
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicLong
 
+import scala.jdk.CollectionConverters._
+
 import io.github.kaeshuffle.codec.{BlockCodec, CodecOptions, Codecs}
 import io.github.kaeshuffle.format.{BlockDecoder, BlockEncoder, FrameBufferPool}
 import io.github.kaeshuffle.format.{FrameInputStream, FrameOutputStream}
 import io.github.kaeshuffle.pool.{DecoderPool, EncoderPool}
+import io.github.kaeshuffle.writer.{CodecPolicy, CodecStep, DiskCost}
 
 import org.apache.spark.SparkConf
+import org.apache.spark.internal.Logging
 import org.apache.spark.io.CompressionCodec
 
 /**
@@ -33,7 +37,9 @@ import org.apache.spark.io.CompressionCodec
  * collected into blocks of `spark.shuffle.kae.blockSize`, each compressed with one codec call into
  * a self-describing frame ([[FrameOutputStream]]), so a stream written with KAEzip reads back
  * anywhere with software zlib. The codec is `spark.shuffle.kae.codec`'s; `auto` takes its first
- * step (KAEzip where it serves, else lz4), as a stream has no stage whose bound could be measured.
+ * step (KAEzip where it serves, else lz4), as a stream has no stage whose bound could be measured,
+ * except for the driver's streams (broadcasts) once the executors' reduce tasks have shown the
+ * link to be slow ([[IoCodecLink]]): those start where a new shuffle's map tasks would.
  * Each open stream holds one block and one frame on the heap; the buffers and the native contexts
  * come from pools the JVM's streams share.
  */
@@ -49,21 +55,28 @@ class KaeIoCodec(conf: SparkConf) extends CompressionCodec {
     pools.input(s, true)
 }
 
-private[spark] object KaeIoCodec {
+private[spark] object KaeIoCodec extends Logging {
 
-  /** The encoders and decoders of one codec and block size, and what their streams did. */
-  final class Pools(codec: BlockCodec, settings: KaeShuffleSettings) {
+  /**
+   * The encoders and decoders of one codec ladder (one step unless `auto`) and block size, and
+   * what their streams did.
+   */
+  final class Pools(ladder: Seq[BlockCodec], settings: KaeShuffleSettings) {
     private val cores = Runtime.getRuntime.availableProcessors()
     private val blockSize = settings.blockSize
-    private val writing = settings.writerSettings(codec)
     private val bound = settings.sessionBound(cores)
-    private val encoders = new EncoderPool(
-      codec,
-      writing.probeIncompressible(),
-      writing.hardwareMinBlock(),
-      2 * cores,
-      bound)
-    private val decoders = new DecoderPool(codec, 2 * cores, bound)
+    private val encoders = ladder.map { codec =>
+      val writing = settings.writerSettings(codec)
+      new EncoderPool(
+        codec,
+        writing.probeIncompressible(),
+        writing.hardwareMinBlock(),
+        2 * cores,
+        bound)
+    }
+    private val steps = java.util.Arrays.asList(ladder.map(CodecStep.of): _*)
+    @volatile private var chosen = 0
+    private val decoders = new DecoderPool(ladder.head, 2 * cores, bound)
     private val buffers = new FrameBufferPool(blockSize, 2 * cores)
     // Apart from the output's: an output stream's frame is as large as its encoder's bound.
     private val inputBuffers = new FrameBufferPool(blockSize, 2 * cores)
@@ -73,8 +86,31 @@ private[spark] object KaeIoCodec {
     val streams = new AtomicLong
     val inputStreams = new AtomicLong
 
-    def output(s: OutputStream): OutputStream =
-      new FrameOutputStream(s, encoders.borrow(), buffers, (e: BlockEncoder) => giveBack(e))
+    def output(s: OutputStream): OutputStream = {
+      val pool = encoders(step())
+      new FrameOutputStream(s, pool.borrow(), buffers, (e: BlockEncoder) => giveBack(pool, e))
+    }
+
+    /**
+     * The step the next output stream uses: the first, unless this JVM knows a link price
+     * ([[IoCodecLink]], the driver's) by which a stronger step is clearly cheaper, as a new
+     * shuffle's start ([[CodecPolicy]] on no disk: a broadcast stays in memory). Logged on change.
+     */
+    private[kae] def step(): Int =
+      if (steps.size == 1) 0
+      else {
+        val link = IoCodecLink.get
+        val s = link.fold(0)(new CodecPolicy(steps, new DiskCost(), _).step())
+        if (s != chosen) {
+          chosen = s
+          val why = link.fold("no link known") { l =>
+            "the executors' reduce tasks waited %.2f ns per stored byte for the network"
+              .formatLocal(java.util.Locale.ROOT, l.nanosPerByte())
+          }
+          logInfo(s"KAE IO codec: the driver's streams now use ${steps.get(s).name}: $why")
+        }
+        s
+      }
 
     /** Output buffers made: at most the streams open at once, beyond those kept. */
     def buffersMade: Long = buffers.made()
@@ -92,12 +128,12 @@ private[spark] object KaeIoCodec {
         continuous)
     }
 
-    private def giveBack(e: BlockEncoder): Unit = {
+    private def giveBack(pool: EncoderPool, e: BlockEncoder): Unit = {
       rawBytes.addAndGet(e.stats().rawBytes())
       storedBytes.addAndGet(e.stats().storedBytes())
       codecCalls.addAndGet(e.stats().codecCalls())
       streams.incrementAndGet()
-      encoders.giveBack(e)
+      pool.giveBack(e)
     }
   }
 
@@ -108,7 +144,7 @@ private[spark] object KaeIoCodec {
     val settings = KaeShuffleSettings.read(conf)
     all.computeIfAbsent(
       (settings.codecOptions, settings.blockSize),
-      _ => new Pools(Codecs.select(settings.codecOptions).codec(), settings))
+      _ => new Pools(Codecs.ladder(settings.codecOptions).asScala.toSeq, settings))
   }
 
   /**

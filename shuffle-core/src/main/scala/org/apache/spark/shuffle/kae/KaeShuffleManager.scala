@@ -142,7 +142,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   /**
    * What this executor's reduce tasks waited for the network, which `auto` prices its map tasks'
    * stored bytes with; fed by every reader, without making the encoders on an executor that only
-   * reduces.
+   * reduces. On the driver, the executors' waits, for the broadcasts of KaeIoCodec (IoCodecLink).
    */
   private val link = new LinkCost()
   private val encodersMade = new AtomicBoolean(false)
@@ -185,6 +185,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
           s"partitions, serializer ${dependency.serializer.getClass.getSimpleName}, " +
           (if (blockWriter) "block writer" else "sort writer: " + sortWriterReason(dependency)) +
           ").")
+        sc.foreach(IoCodecLink.listen(_, link))
         new KaeShuffleHandle(
           shuffleId,
           dependency,
@@ -277,6 +278,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   }
 
   override def stop(): Unit = {
+    IoCodecLink.forget(link)
     if (decodersMade.get) decoders.close()
     if (encodersMade.get) encoders.close()
     super.stop() // stops the block resolver
