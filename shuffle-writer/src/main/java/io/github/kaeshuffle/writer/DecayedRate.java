@@ -49,4 +49,9 @@ final class DecayedRate {
   double perByte() {
     return bytes > 0 ? nanos / bytes : Double.NaN;
   }
+
+  /** Nanoseconds per byte as a cost: 0 before any byte, as nothing was seen to cost anything. */
+  double costPerByte() {
+    return bytes > 0 ? nanos / bytes : 0;
+  }
 }

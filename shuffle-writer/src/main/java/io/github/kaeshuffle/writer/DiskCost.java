@@ -45,7 +45,7 @@ public final class DiskCost {
 
   /** Nanoseconds of disk time per stored byte over the recent tasks; 0 before any task wrote. */
   public synchronized double nanosPerByte() {
-    return orZero(rate.perByte());
+    return rate.costPerByte();
   }
 
   /**
@@ -55,10 +55,6 @@ public final class DiskCost {
    * disk while the stage runs.
    */
   public synchronized double lastingNanosPerByte() {
-    return Math.max(orZero(rate.perByte()), orZero(lasting.perByte()));
-  }
-
-  private static double orZero(double d) {
-    return Double.isNaN(d) ? 0 : d;
+    return Math.max(rate.costPerByte(), lasting.costPerByte());
   }
 }

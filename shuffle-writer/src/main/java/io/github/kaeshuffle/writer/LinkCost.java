@@ -43,7 +43,6 @@ public final class LinkCost {
 
   /** Nanoseconds of fetch wait per stored byte read; 0 before any task fetched from a host. */
   public synchronized double nanosPerByte() {
-    double d = rate.perByte();
-    return Double.isNaN(d) ? 0 : d;
+    return rate.costPerByte();
   }
 }

@@ -47,7 +47,7 @@ private[kae] object IoCodecLink {
   /** The manager that listened stops: its application's link is no other one's. */
   def forget(link: LinkCost): Unit = current.compareAndSet(link, null)
 
-  def isIoCodec(conf: SparkConf): Boolean =
+  private def isIoCodec(conf: SparkConf): Boolean =
     conf.get("spark.io.compression.codec", "") == classOf[KaeIoCodec].getName
 
   private final class Listener(link: LinkCost) extends SparkListener {
