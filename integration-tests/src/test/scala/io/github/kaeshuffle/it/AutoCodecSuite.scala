@@ -15,7 +15,9 @@ package io.github.kaeshuffle.it
 
 import java.nio.file.{Files, Path}
 
-import io.github.kaeshuffle.workloads.{ScaleJobs, WorkloadJobs}
+import scala.jdk.CollectionConverters._
+
+import io.github.kaeshuffle.workloads.{ScaleJobs, WorkloadJobs, Workloads}
 import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.SparkConf
@@ -25,7 +27,9 @@ import org.apache.spark.SparkConf
  * local[2]) stays on the cheap codec on this host as it is, and moves to zstd on a disk as slow
  * per core as the study's Kunpeng node's, with the results of Spark's own shuffle both times.
  * The dirty-page bound is 8 MiB there, so that this job's few MiB meet the disk and not only the
- * page cache, as a node's shuffle of many GB does.
+ * page cache, as a node's shuffle of many GB does. A SQL shuffle that moved to zstd there still
+ * tells Spark's adaptive execution the sizes the cheap codec would have stored, so it keeps the
+ * cheap codec's reduce tasks.
  */
 class AutoCodecSuite extends AnyFunSuite {
   private val MiB = 1L << 20
@@ -51,6 +55,40 @@ class AutoCodecSuite extends AnyFunSuite {
 
   private lazy val expected = run(conf(None, None))._1
 
+  /**
+   * The sort's lines repartitioned by Spark SQL into 64 partitions, which adaptive execution
+   * coalesces to about 2 MiB of map output each: the digest, the reduce tasks, the counts.
+   */
+  private def repartition(c: SparkConf): (WorkloadJobs.Digest, Int, Map[String, Long]) =
+    Sessions.withSession(
+      c.set("spark.sql.shuffle.partitions", "64")
+        .set("spark.sql.adaptive.advisoryPartitionSizeInBytes", "2m")) { spark =>
+      import spark.implicits._
+      val totals = new KaeCountTotals(spark)
+      val lineCount = lines
+      val text = spark.sparkContext.parallelize(0 until Slices, Slices)
+        .flatMap(i => Workloads.lines(7L, i, lineCount).asScala)
+        .toDF("line")
+      val out = text.repartition($"line").rdd.map(_.getString(0))
+      val digest = WorkloadJobs.unordered(out)
+      (digest, out.getNumPartitions, totals.totals())
+    }
+
+  /** The Kunpeng node's disk per core for two cores, under `dir`, for `f`. */
+  private def onKunpengDisk[T](dir: String)(f: Path => T): T = {
+    NodeShape.unavailable.foreach(why => cancel(s"no node shape here: $why"))
+    NodeShape.clean()
+    val host = NodeShape.up(
+      NodeShape.KunpengStudy,
+      2,
+      Files.createTempDirectory(dir),
+      256,
+      512 * MiB,
+      Some(8 * MiB))
+    try f(host.mount)
+    finally host.close()
+  }
+
   private def describe(t: Map[String, Long]): String = {
     val stored = math.max(1L, t("kae.shuffle.write.storedBytes"))
     val disk = t("kae.shuffle.write.diskNanos").toDouble / stored
@@ -67,16 +105,21 @@ class AutoCodecSuite extends AnyFunSuite {
   }
 
   test("on a disk as slow as the Kunpeng node's, auto moves to zstd and gives Spark's results") {
-    NodeShape.unavailable.foreach(why => cancel(s"no node shape here: $why"))
-    NodeShape.clean()
-    val dir = Files.createTempDirectory("auto-codec-suite")
-    val host = NodeShape.up(NodeShape.KunpengStudy, 2, dir, 256, 512 * MiB, Some(8 * MiB))
-    val (digest, t) =
-      try run(conf(Some("auto"), Some(host.mount)))
-      finally host.close()
+    val (digest, t) = onKunpengDisk("auto-codec-suite")(m => run(conf(Some("auto"), Some(m))))
     info(describe(t))
     assert(digest == expected)
     // The first tasks, two at once, start on lz4 before any task has measured the disk.
     assert(t(Stronger) >= t(Raw) / 2, describe(t))
+  }
+
+  test("a SQL shuffle auto moved to zstd keeps the reduce tasks of the cheap codec") {
+    val (lz4Digest, lz4Tasks, _) = repartition(conf(Some("lz4"), None))
+    val (digest, tasks, t) =
+      onKunpengDisk("auto-codec-sql")(m => repartition(conf(Some("auto"), Some(m))))
+    info(s"$tasks reduce tasks against $lz4Tasks with lz4; ${describe(t)}")
+    assert(digest.sameAs(lz4Digest))
+    assert(t(Stronger) >= t(Raw) / 2, describe(t))
+    // Coalesced by the bytes zstd stored, the shuffle had 21 reduce tasks here, zstd by name 16.
+    assert(tasks >= lz4Tasks * 9 / 10, s"$tasks reduce tasks against $lz4Tasks with lz4")
   }
 }

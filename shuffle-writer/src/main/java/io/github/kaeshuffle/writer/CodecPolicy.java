@@ -153,6 +153,19 @@ public final class CodecPolicy {
     return Optional.of(from + " -> " + describe());
   }
 
+  /**
+   * How many times the bytes step {@code s} stores the ladder's first step would store, by the
+   * figures the choices are made on: 1 for the first step, and never below 1 nor above what the raw
+   * bytes would take.
+   */
+  public synchronized double firstStepScale(int s) {
+    if (s == 0) {
+      return 1.0;
+    }
+    double ratio = storedRatio(s);
+    return Math.max(1.0, Math.min(storedRatio(0) / ratio, 1.0 / ratio));
+  }
+
   /** Tells the executor's history {@code step}'s figures and how it compared with the others. */
   private void teach(int step) {
     teach(step, encode, history.encode());

@@ -133,6 +133,25 @@ public final class LadderEncoders implements AutoCloseable {
     public long strongerRawBytes() {
       return step > 0 ? encoder.stats().rawBytes() : 0L;
     }
+
+    /**
+     * The partitions' stored lengths as the ladder's first step would have stored them, for Spark's
+     * map status (the index keeps the real ones): Spark's adaptive execution coalesces reduce
+     * partitions and picks joins by these sizes, so a shuffle that moved to a stronger codec keeps
+     * the reduce tasks and plans its first step would have had. {@code lengths} itself on the first
+     * step; an empty partition stays empty.
+     */
+    public long[] lengthsAsFirstStep(long[] lengths) {
+      if (step == 0) {
+        return lengths;
+      }
+      double scale = policy.firstStepScale(step);
+      long[] scaled = new long[lengths.length];
+      for (int i = 0; i < lengths.length; i++) {
+        scaled[i] = (long) Math.ceil(lengths[i] * scale);
+      }
+      return scaled;
+    }
   }
 
   /** An encoder of the step shuffle {@code shuffleId}'s policy chooses now. */

@@ -121,6 +121,26 @@ class CodecPolicyTest {
   }
 
   @Test
+  void sizesAreScaledToWhatTheFirstStepWouldHaveStored() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    assertEquals(1.0, p.firstStepScale(0));
+    run(p, 5, SORT, 170);
+    assertEquals(2, p.step());
+    // Both steps measured: lz4 stores 0.78 of the raw bytes, zstd level 3 0.47.
+    assertEquals(0.78 / 0.47, p.firstStepScale(2), 1e-6);
+    // Unmeasured in this shuffle: zstd level 1 by the reference figures' comparison.
+    assertEquals(0.78 / 0.51, p.firstStepScale(1), 0.02);
+  }
+
+  @Test
+  void aStrongerStepThatStoresMoreIsNotScaledDown() {
+    CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());
+    p.record(0, TASK, TASK / 2, (long) (TASK * 1.8), 0, false);
+    p.record(1, TASK, TASK * 4 / 5, (long) (TASK * 2.7), 0, false);
+    assertEquals(1.0, p.firstStepScale(1));
+  }
+
+  @Test
   void aMiddlingDiskStopsAtTheMiddleStep() {
     // The x86 node per core, 33 MB/s: about 30 ns per byte.
     CodecPolicy p = new CodecPolicy(LADDER, new DiskCost());

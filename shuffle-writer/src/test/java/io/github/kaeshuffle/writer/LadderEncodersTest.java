@@ -14,6 +14,7 @@
 package io.github.kaeshuffle.writer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -103,6 +104,8 @@ class LadderEncodersTest {
       LadderEncoders.Lease first = encoders.borrow(1);
       long stored = write(first);
       assertEquals(0, first.strongerRawBytes(), "a new executor starts on the cheapest step");
+      long[] lengths = {stored, 0};
+      assertSame(lengths, first.lengthsAsFirstStep(lengths), "the first step's sizes as they are");
       // The Kunpeng node's disk per core: 5.9 MB/s, 170 ns for every byte stored.
       encoders.giveBack(first, stored * 170);
 
@@ -111,6 +114,9 @@ class LadderEncodersTest {
       assertEquals(TEXT.length, next.strongerRawBytes(), "the shuffle moved to zstd");
       assertTrue(storedNext < stored, storedNext + " bytes stored against lz4's " + stored);
       encoders.giveBack(next, storedNext * 170);
+      long[] asLz4 = next.lengthsAsFirstStep(new long[] {storedNext, 0});
+      assertEquals(stored, asLz4[0], stored / 100.0, "zstd's sizes told as lz4 stored them");
+      assertEquals(0, asLz4[1], "an empty partition stays empty");
 
       LadderEncoders.Lease other = encoders.borrow(2);
       write(other);

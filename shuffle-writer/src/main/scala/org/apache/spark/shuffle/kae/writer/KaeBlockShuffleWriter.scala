@@ -118,7 +118,11 @@ private[spark] class KaeBlockShuffleWriter[K, V](
     context.taskMetrics().incDiskBytesSpilled(buffer.counters.spilledBytes)
     context.taskMetrics().incMemoryBytesSpilled(buffer.counters.memorySpilled)
     context.taskMetrics().incPeakExecutionMemory(memory.peak)
-    mapStatus = shims.mapStatus(blockManager, partitionLengths, mapId, rowChecksums.aggregated)
+    mapStatus = shims.mapStatus(
+      blockManager,
+      lease.lengthsAsFirstStep(partitionLengths),
+      mapId,
+      rowChecksums.aggregated)
   }
 
   /** Serializes every record into its partition's block buffer; returns the count. */

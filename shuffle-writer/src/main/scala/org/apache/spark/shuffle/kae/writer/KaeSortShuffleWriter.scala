@@ -87,8 +87,11 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
     context.taskMetrics().incMemoryBytesSpilled(s.memoryBytesSpilled)
     context.taskMetrics().incDiskBytesSpilled(s.diskBytesSpilled)
     context.taskMetrics().incPeakExecutionMemory(s.peakMemoryUsedBytes)
-    mapStatus =
-      shims.mapStatus(SparkEnv.get.blockManager, partitionLengths, mapId, shims.sorterChecksum(s))
+    mapStatus = shims.mapStatus(
+      SparkEnv.get.blockManager,
+      lease.lengthsAsFirstStep(partitionLengths),
+      mapId,
+      shims.sorterChecksum(s))
   }
 
   /** The sorter's partitions, each a segment, through Spark's map output writer and commit. */
