@@ -79,7 +79,8 @@ object ScalePage {
   def main(args: Array[String]): Unit = {
     val out = Paths.get(args(0))
     if (args.length == 1) draw(out, read(out.resolve("scale.csv")))
-    else write(out, read(Paths.get(args(1))), args.drop(2))
+    // The csv stands where ScaleBench's own output directory does, which the page leaves out.
+    else write(out, read(Paths.get(args(1))), args.drop(1))
   }
 
   /** Each shape's charts side by side, one shape to a row, as `scale.png`. */
