@@ -17,8 +17,10 @@ package io.github.kaeshuffle.writer;
  * What a stored byte costs the map tasks of this executor in time spent on its disks: writing
  * frames, reading parked bytes back, writing and committing the map output, per byte of output. On
  * a host whose page cache takes every write this is the cost of a copy; where the disk is the
- * bound, the kernel holds writers back and it grows to about the disk's time per byte. Shared by
- * every shuffle of the executor: a disk does not change with the data. Thread-safe.
+ * bound, the kernel holds writers back and it grows to about the disk's time per byte. Where the
+ * disk is behind by more than it writes in a while, the disk's time per byte is owed for every
+ * stored byte before any task waits for it ({@link #owe}), and the cost is never below it. Shared
+ * by every shuffle of the executor: a disk does not change with the data. Thread-safe.
  */
 public final class DiskCost {
   /**
@@ -29,23 +31,40 @@ public final class DiskCost {
 
   private final DecayedRate rate = new DecayedRate();
   private final DecayedRate lasting = new DecayedRate(LASTING_KEEP);
+  private double owed;
 
-  /** Adds one map task's time in its disk writes and the bytes of output it wrote. */
+  /**
+   * Adds one map task's time in its disk writes and the bytes of output it wrote, charged at least
+   * what is owed for them: a disk that caught up a moment ago is not cheap for the tasks that
+   * follow.
+   */
   public synchronized void add(long diskNanos, long storedBytes) {
     if (storedBytes > 0) {
-      rate.add(diskNanos, storedBytes);
-      lasting.add(diskNanos, storedBytes);
+      long charged = Math.max(diskNanos, (long) (owed * storedBytes));
+      rate.add(charged, storedBytes);
+      lasting.add(charged, storedBytes);
     }
   }
 
-  /** Whether the recent tasks wrote at least {@code least} bytes. */
-  synchronized boolean covers(long least) {
-    return rate.covers(least);
+  /**
+   * What a stored byte costs while the disk is that far behind: its time per byte for each task
+   * writing to it; 0 once it is not.
+   */
+  public synchronized void owe(double nanosPerByte) {
+    owed = nanosPerByte;
   }
 
-  /** Nanoseconds of disk time per stored byte over the recent tasks; 0 before any task wrote. */
+  /** Whether the recent tasks wrote at least {@code least} bytes, or the disk is behind. */
+  synchronized boolean covers(long least) {
+    return rate.covers(least) || owed > 0;
+  }
+
+  /**
+   * Nanoseconds of disk time per stored byte over the recent tasks, or what is owed where that is
+   * more; 0 before any task wrote.
+   */
   public synchronized double nanosPerByte() {
-    return rate.costPerByte();
+    return Math.max(rate.costPerByte(), owed);
   }
 
   /**
@@ -55,6 +74,6 @@ public final class DiskCost {
    * disk while the stage runs.
    */
   public synchronized double lastingNanosPerByte() {
-    return Math.max(rate.costPerByte(), lasting.costPerByte());
+    return Math.max(nanosPerByte(), lasting.costPerByte());
   }
 }

@@ -18,16 +18,20 @@ import io.github.kaeshuffle.codec.CodecException;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.format.BlockStats;
 import io.github.kaeshuffle.pool.EncoderPool;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,10 +44,20 @@ import org.slf4j.LoggerFactory;
  * first step or moves to another one, the executor log says so once with why. With more than one
  * step, a daemon thread reads the kernel's writeback pressure every {@link
  * WritebackPressure#REFRESH_NANOS} while tasks hold encoders: a task blocked for the disk cannot
- * look itself, and the pressure may be gone by the time it returns. Thread-safe.
+ * look itself, and the pressure may be gone by the time it returns; once, the same thread measures
+ * the disk's rate ({@link DiskProbe}), and where the machine's pages waiting for its disks would
+ * take it over {@link #BEHIND_SECONDS} to write, every stored byte is priced at the disk's time for
+ * it before any task waits. Thread-safe.
  */
 public final class LadderEncoders implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LadderEncoders.class);
+
+  /**
+   * How far behind the disk may be, in seconds of its writing, before a stored byte is priced at
+   * its rate: the kernel writes pages back once dirty this long (`vm.dirty_expire_centisecs`), so a
+   * disk further behind does not catch up while the stage writes.
+   */
+  static final double BEHIND_SECONDS = 30;
 
   private final List<BlockCodec> codecs;
   private final List<CodecStep> steps = new ArrayList<>();
@@ -56,6 +70,8 @@ public final class LadderEncoders implements AutoCloseable {
   private final WritebackPressure writeback = WritebackPressure.system();
   private final AtomicInteger lent = new AtomicInteger();
   private final ScheduledExecutorService sampler;
+  private final DiskProbe probe;
+  private final AtomicBoolean behindSaid = new AtomicBoolean();
 
   /**
    * @param codecs the ladder, cheapest first
@@ -72,6 +88,21 @@ public final class LadderEncoders implements AutoCloseable {
    */
   public LadderEncoders(
       List<BlockCodec> codecs, Function<BlockCodec, EncoderPool> poolOf, LinkCost link) {
+    this(codecs, poolOf, link, null);
+  }
+
+  /**
+   * @param codecs the ladder, cheapest first
+   * @param poolOf makes a step's pool, when the first task borrows from it
+   * @param link the executor's reduce tasks' waits for the network
+   * @param probeFile a new file in one of the executor's local directories, for the disk's rate;
+   *     null not to measure it
+   */
+  public LadderEncoders(
+      List<BlockCodec> codecs,
+      Function<BlockCodec, EncoderPool> poolOf,
+      LinkCost link,
+      Supplier<Path> probeFile) {
     if (codecs.isEmpty()) {
       throw new IllegalArgumentException("A codec ladder needs at least one codec.");
     }
@@ -84,6 +115,7 @@ public final class LadderEncoders implements AutoCloseable {
     }
     this.history = new LadderHistory(steps);
     this.sampler = codecs.size() > 1 ? sampleWriteback() : null;
+    this.probe = sampler != null && probeFile != null ? new DiskProbe(probeFile) : null;
   }
 
   private ScheduledExecutorService sampleWriteback() {
@@ -160,6 +192,9 @@ public final class LadderEncoders implements AutoCloseable {
     int step = policy.step();
     Lease lease = new Lease(pool(step).borrow(), shuffleId, step, policy);
     lent.incrementAndGet();
+    if (probe != null) {
+      probe.startOnce(sampler);
+    }
     return lease;
   }
 
@@ -168,17 +203,46 @@ public final class LadderEncoders implements AutoCloseable {
    * measured: the encoder's bytes and codec time, and the disk's cost to the task: {@code
    * diskNanos}, its time in its disk writes, or, while the kernel holds writes back ({@link
    * WritebackPressure}), the time its thread was blocked in the kernel since it borrowed ({@link
-   * BlockedTime}, the JVM's pauses in it) when that is more; and whether writes are held back.
+   * BlockedTime}, the JVM's pauses in it) when that is more; and whether writes are held back or
+   * the disk is behind.
    */
   public void giveBack(Lease lease, long diskNanos) {
     BlockStats s = lease.encoder.stats();
     boolean held = writeback.behind();
-    long disk = held ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
+    long waited = held ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
+    double owed = owed();
+    disk.owe(owed);
     Optional<String> moved =
-        lease.policy.record(lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), disk, held);
+        lease.policy.record(
+            lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), waited, held || owed > 0);
     moved.ifPresent(m -> LOG.info("KAE Shuffle codec for shuffle {}: {}", lease.shuffleId, m));
     lent.decrementAndGet();
     pool(lease.step).giveBack(lease.encoder);
+  }
+
+  /**
+   * What a stored byte costs the disk while the machine's pages waiting for it would take it more
+   * than {@link #BEHIND_SECONDS} to write at its measured rate: its time per byte for each task of
+   * this executor writing now; else 0. Said once in the executor log.
+   */
+  private double owed() {
+    double rate = probe == null ? 0 : probe.bytesPerSecond();
+    long waiting = writeback.waitingBytes();
+    if (rate <= 0 || waiting < rate * BEHIND_SECONDS) {
+      return 0;
+    }
+    double owed = Math.max(1, lent.get()) * 1e9 / rate;
+    if (behindSaid.compareAndSet(false, true)) {
+      LOG.info(
+          "KAE Shuffle: the disk is {} s behind ({} MB waiting at {} MB/s); auto prices a stored"
+              + " byte at {} ns while it is more than {} s behind",
+          String.format(Locale.ROOT, "%.0f", waiting / rate),
+          waiting / 1_000_000,
+          String.format(Locale.ROOT, "%.1f", rate / 1e6),
+          String.format(Locale.ROOT, "%.2f", owed),
+          (long) BEHIND_SECONDS);
+    }
+    return owed;
   }
 
   /** Forgets an unregistered shuffle's policy. */

@@ -46,6 +46,7 @@ final class WritebackPressure {
   private final LongSupplier clock;
   private long readAt = Long.MIN_VALUE;
   private long seenAt = Long.MIN_VALUE;
+  private long waiting;
 
   /**
    * @param root where /proc and /sys are (a fake tree in tests)
@@ -76,9 +77,17 @@ final class WritebackPressure {
     return seenAt != Long.MIN_VALUE && now - seenAt <= HOLD_NANOS;
   }
 
+  /**
+   * The machine's dirty and writeback bytes when {@link #behind} last read them: what its disks
+   * still have to write.
+   */
+  synchronized long waitingBytes() {
+    return waiting;
+  }
+
   private boolean machineBehind() {
     Map<String, Long> mem = keyValues(root.resolve("proc/meminfo"), 1024);
-    long waiting = mem.getOrDefault("Dirty:", 0L) + mem.getOrDefault("Writeback:", 0L);
+    waiting = mem.getOrDefault("Dirty:", 0L) + mem.getOrDefault("Writeback:", 0L);
     long dirtyable =
         mem.getOrDefault("MemFree:", 0L)
             + mem.getOrDefault("Active(file):", 0L)
@@ -122,8 +131,8 @@ final class WritebackPressure {
       return false; // unlimited: the machine's limits apply
     }
     Map<String, Long> stat = keyValues(dir.resolve("memory.stat"), 1);
-    long waiting = stat.getOrDefault(dirty, 0L) + stat.getOrDefault(writeback, 0L);
-    return waiting >= limit * CGROUP_SHARE;
+    long pages = stat.getOrDefault(dirty, 0L) + stat.getOrDefault(writeback, 0L);
+    return pages >= limit * CGROUP_SHARE;
   }
 
   /** "name value [kB]" lines, values times {@code unit}. */

@@ -203,6 +203,25 @@ class CodecPolicyTest {
   }
 
   @Test
+  void aDiskBehindMovesTheShuffleBeforeAnyTaskWaitsForIt() {
+    DiskCost disk = new DiskCost();
+    disk.owe(170); // a 5.9 MB/s disk far behind
+    CodecPolicy p = new CodecPolicy(LADDER, disk);
+    assertEquals(2, p.step(), "a new shuffle starts at the strongest step");
+    // A shuffle already on the cheap step, its writes taken by the page cache at 1 ns per byte:
+    DiskCost cached = new DiskCost();
+    CodecPolicy q = new CodecPolicy(LADDER, cached);
+    run(q, 3, SORT, 1);
+    assertEquals(0, q.step());
+    cached.owe(170);
+    run(q, 1, SORT, 1);
+    assertEquals(2, q.step(), "the next task moves it, its own waits still a copy's");
+    cached.owe(0);
+    run(q, 3, SORT, 1);
+    assertEquals(2, q.step(), "a disk that caught up a moment ago moves nothing back");
+  }
+
+  @Test
   void laterShufflesPriceAStepByHowTheExecutorMeasuredIt() {
     // kmeans-docs on the host while the cache went to the disk: lz4 0.93 ns/B storing 0.27, zstd
     // level 1 4.2 ns/B storing 0.10 (the references, from the sort text, say 1.5x and 0.65x).

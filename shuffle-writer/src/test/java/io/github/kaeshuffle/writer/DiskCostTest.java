@@ -69,4 +69,25 @@ class DiskCostTest {
     c.add(50_000, 1000); // the disk slows again: the recent cost rises first
     assertEquals(c.nanosPerByte(), c.lastingNanosPerByte(), 1e-9);
   }
+
+  @Test
+  void aDiskBehindChargesWhatIsOwedAndItFadesOnceCaughtUp() {
+    DiskCost c = new DiskCost();
+    c.owe(170); // the page cache holds more than the disk writes in a while
+    assertTrue(c.covers(1L << 20), "known before any task wrote");
+    assertEquals(170, c.nanosPerByte());
+    for (int i = 0; i < 10; i++) {
+      c.add(1000, 1000); // the tasks' writes returned at the speed of a copy: charged 170
+    }
+    c.owe(0); // caught up
+    assertEquals(170, c.nanosPerByte(), 1e-9, "the tasks charged keep it");
+    for (int i = 0; i < 20; i++) {
+      c.add(1000, 1000);
+    }
+    assertTrue(c.nanosPerByte() < 2, "recent: " + c.nanosPerByte());
+    assertTrue(c.lastingNanosPerByte() > 20, "lasting: " + c.lastingNanosPerByte());
+    c.add(5_000_000, 1000); // a task that waited far longer than what is owed
+    c.owe(170);
+    assertTrue(c.nanosPerByte() > 170, "the waits where they are more: " + c.nanosPerByte());
+  }
 }

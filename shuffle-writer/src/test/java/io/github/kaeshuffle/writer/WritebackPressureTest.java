@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.writer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,6 +54,16 @@ class WritebackPressureTest {
     machine(1088, 0);
     write("proc/self/cgroup", "12:memory:/\n0::/\n");
     assertFalse(new WritebackPressure(root).behind());
+  }
+
+  @Test
+  void tellsTheMachinesBytesWaitingForItsDisks() throws IOException {
+    machine(1_200_000, 400_000);
+    write("proc/self/cgroup", "12:memory:/\n0::/\n");
+    WritebackPressure w = new WritebackPressure(root);
+    assertEquals(0, w.waitingBytes(), "nothing read yet");
+    w.behind();
+    assertEquals(1_600_000L * 1024, w.waitingBytes());
   }
 
   @Test

@@ -45,7 +45,9 @@ private[spark] object KaeShuffleConf extends ConfDeclarations("spark.shuffle.kae
       "([tuning.md](tuning.md#how-auto-chooses-the-codec)): first KAEzip when " +
       "the hardware is present, else lz4 (the cheapest in CPU), then zstd level 1, then zstd " +
       "level 3 where a stored byte's cost (the map tasks' disk time and, across hosts, the " +
-      "reduce tasks' wait for the network, per stored byte) pays for the stronger codec's " +
+      "reduce tasks' wait for the network, per stored byte; the disk's own rate, measured " +
+      "once per executor by writing 4 MiB through to a file in a local directory, where the " +
+      "pages waiting for it would take it over 30 s) pays for the stronger codec's " +
       "CPU; each move, and each shuffle that starts above the first step, is logged by the " +
       "executor with its figures, and `write.strongerRawBytes` counts " +
       "the bytes written above the first step. Readers decode every format, so tasks and hosts " +

@@ -31,7 +31,8 @@ import org.apache.spark.shuffle.kae.writer.{
   KaeBlockShuffleWriter,
   KaeSortShuffleWriter,
   MapTask,
-  WriteReport
+  WriteReport,
+  WriterShims
 }
 import org.apache.spark.shuffle.sort.SortShuffleManager
 import org.apache.spark.util.collection.OpenHashSet
@@ -121,7 +122,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
   /**
    * The executor's encoders, reused by its map tasks instead of one native compressor per task
    * (on KAEzip a session each, bounded by `kaezip.maxSessions`); twice the cores stay idle at most
-   * per step of the codec ladder, which `auto` moves each shuffle along (CodecPolicy).
+   * per step of the codec ladder, which `auto` moves each shuffle along (CodecPolicy), measuring
+   * the disk once through a file in a local directory (DiskProbe).
    */
   private lazy val encoders = {
     encodersMade.set(true)
@@ -135,7 +137,8 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
           2 * Runtime.getRuntime.availableProcessors(),
           sessionBound,
           ioEncryptionKey),
-      link
+      link,
+      () => WriterShims.current.newSpillFile(SparkEnv.get.blockManager)
     )
   }
 
