@@ -18,9 +18,10 @@ package io.github.kaeshuffle.writer;
  * frames, reading parked bytes back, writing and committing the map output, per byte of output. On
  * a host whose page cache takes every write this is the cost of a copy; where the disk is the
  * bound, the kernel holds writers back and it grows to about the disk's time per byte. Where the
- * disk is behind by more than it writes in a while, the disk's time per byte is owed for every
- * stored byte before any task waits for it ({@link #owe}), and the cost is never below it. Shared
- * by every shuffle of the executor: a disk does not change with the data. Thread-safe.
+ * disk is behind by more than it writes in a while, up to its time per byte is owed for every
+ * stored byte before any task waits for it ({@link #owedNanos}, {@link #owe}), and the cost is
+ * never below that. Shared by every shuffle of the executor: a disk does not change with the data.
+ * Thread-safe.
  */
 public final class DiskCost {
   /**
@@ -28,6 +29,20 @@ public final class DiskCost {
    * half, where the recent rate keeps 2%.
    */
   static final double LASTING_KEEP = 0.95;
+
+  /**
+   * How far behind the disk may be, in seconds of its writing, before a stored byte costs anything
+   * on it: the kernel writes a page back once dirty this long (`vm.dirty_expire_centisecs`).
+   */
+  static final double BEHIND_SECONDS = 30;
+
+  /**
+   * How far behind, in seconds of its writing, a stored byte costs the disk's whole time for it:
+   * between the two the cost rises in proportion, as the further behind the disk is, the sooner it
+   * bounds the stage; a short job whose writes the page cache holds a little longer than {@link
+   * #BEHIND_SECONDS} ends first.
+   */
+  static final double FULL_SECONDS = 120;
 
   private final DecayedRate rate = new DecayedRate();
   private final DecayedRate lasting = new DecayedRate(LASTING_KEEP);
@@ -52,6 +67,21 @@ public final class DiskCost {
    */
   public synchronized void owe(double nanosPerByte) {
     owed = nanosPerByte;
+  }
+
+  /**
+   * What a stored byte costs, in nanoseconds, on a disk that writes {@code bytesPerSecond} while
+   * {@code waitingBytes} wait for it and {@code writers} tasks write to it: 0 up to {@link
+   * #BEHIND_SECONDS} of its writing behind, its whole time per byte for each writer from {@link
+   * #FULL_SECONDS}, in proportion between; 0 where the rate is not known.
+   */
+  static double owedNanos(double bytesPerSecond, long waitingBytes, int writers) {
+    if (bytesPerSecond <= 0) {
+      return 0;
+    }
+    double behind = waitingBytes / bytesPerSecond;
+    double share = (behind - BEHIND_SECONDS) / (FULL_SECONDS - BEHIND_SECONDS);
+    return Math.max(0, Math.min(1, share)) * Math.max(1, writers) * 1e9 / bytesPerSecond;
   }
 
   /** Whether the recent tasks wrote at least {@code least} bytes, or the disk is behind. */

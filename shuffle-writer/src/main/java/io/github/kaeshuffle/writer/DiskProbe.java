@@ -22,6 +22,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -52,10 +53,14 @@ final class DiskProbe {
     this.file = file;
   }
 
-  /** Measures on {@code on}, the first time only. */
+  /** Measures on {@code on}, the first time only; never, where {@code on} has shut down. */
   void startOnce(Executor on) {
     if (started.compareAndSet(false, true)) {
-      on.execute(this::measure);
+      try {
+        on.execute(this::measure);
+      } catch (RejectedExecutionException e) {
+        // the executor's encoders are closing: no more map tasks to price
+      }
     }
   }
 

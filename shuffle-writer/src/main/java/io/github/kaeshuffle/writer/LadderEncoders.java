@@ -46,18 +46,11 @@ import org.slf4j.LoggerFactory;
  * WritebackPressure#REFRESH_NANOS} while tasks hold encoders: a task blocked for the disk cannot
  * look itself, and the pressure may be gone by the time it returns; once, the same thread measures
  * the disk's rate ({@link DiskProbe}), and where the machine's pages waiting for its disks would
- * take it over {@link #BEHIND_SECONDS} to write, every stored byte is priced at the disk's time for
- * it before any task waits. Thread-safe.
+ * take it long to write, stored bytes are priced by the disk's time for them before any task waits
+ * ({@link DiskCost#owedNanos}). Thread-safe.
  */
 public final class LadderEncoders implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LadderEncoders.class);
-
-  /**
-   * How far behind the disk may be, in seconds of its writing, before a stored byte is priced at
-   * its rate: the kernel writes pages back once dirty this long (`vm.dirty_expire_centisecs`), so a
-   * disk further behind does not catch up while the stage writes.
-   */
-  static final double BEHIND_SECONDS = 30;
 
   private final List<BlockCodec> codecs;
   private final List<CodecStep> steps = new ArrayList<>();
@@ -221,26 +214,24 @@ public final class LadderEncoders implements AutoCloseable {
   }
 
   /**
-   * What a stored byte costs the disk while the machine's pages waiting for it would take it more
-   * than {@link #BEHIND_SECONDS} to write at its measured rate: its time per byte for each task of
-   * this executor writing now; else 0. Said once in the executor log.
+   * What a stored byte costs the disk while the machine's pages waiting for it would take it long
+   * to write at its measured rate ({@link DiskCost#owedNanos}, for this executor's tasks writing
+   * now); the first time it is not 0, said once in the executor log.
    */
   private double owed() {
     double rate = probe == null ? 0 : probe.bytesPerSecond();
     long waiting = writeback.waitingBytes();
-    if (rate <= 0 || waiting < rate * BEHIND_SECONDS) {
-      return 0;
-    }
-    double owed = Math.max(1, lent.get()) * 1e9 / rate;
-    if (behindSaid.compareAndSet(false, true)) {
+    double owed = DiskCost.owedNanos(rate, waiting, lent.get());
+    if (owed > 0 && behindSaid.compareAndSet(false, true)) {
       LOG.info(
           "KAE Shuffle: the disk is {} s behind ({} MB waiting at {} MB/s); auto prices a stored"
-              + " byte at {} ns while it is more than {} s behind",
+              + " byte at {} ns, from 0 at {} s behind to the disk's time for it at {} s",
           String.format(Locale.ROOT, "%.0f", waiting / rate),
           waiting / 1_000_000,
           String.format(Locale.ROOT, "%.1f", rate / 1e6),
           String.format(Locale.ROOT, "%.2f", owed),
-          (long) BEHIND_SECONDS);
+          (long) DiskCost.BEHIND_SECONDS,
+          (long) DiskCost.FULL_SECONDS);
     }
     return owed;
   }

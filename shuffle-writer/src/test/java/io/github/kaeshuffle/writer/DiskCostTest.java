@@ -90,4 +90,17 @@ class DiskCostTest {
     c.owe(170);
     assertTrue(c.nanosPerByte() > 170, "the waits where they are more: " + c.nanosPerByte());
   }
+
+  @Test
+  void whatIsOwedRisesWithHowFarBehindTheDiskIs() {
+    double rate = 5e6; // 5 MB/s: 200 ns per byte
+    assertEquals(0, DiskCost.owedNanos(rate, 100_000_000, 1), "20 s behind");
+    assertEquals(0, DiskCost.owedNanos(rate, 150_000_000, 1), "30 s behind");
+    assertEquals(100, DiskCost.owedNanos(rate, 375_000_000, 1), 1e-9, "75 s: half");
+    assertEquals(200, DiskCost.owedNanos(rate, 600_000_000, 1), 1e-9, "120 s: all of it");
+    assertEquals(200, DiskCost.owedNanos(rate, 6_000_000_000L, 1), 1e-9, "never more");
+    assertEquals(400, DiskCost.owedNanos(rate, 600_000_000, 2), 1e-9, "for each writer");
+    assertEquals(200, DiskCost.owedNanos(rate, 600_000_000, 0), 1e-9, "at least one writer");
+    assertEquals(0, DiskCost.owedNanos(0, 600_000_000, 1), "a rate not measured");
+  }
 }

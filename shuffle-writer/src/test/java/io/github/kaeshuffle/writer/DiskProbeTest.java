@@ -56,4 +56,14 @@ class DiskProbeTest {
             });
     assertEquals(0, noDir.measure());
   }
+
+  @Test
+  void anExecutorShutDownLeavesItUnmeasured() {
+    DiskProbe probe = new DiskProbe(() -> dir.resolve("probe"));
+    probe.startOnce(
+        r -> {
+          throw new java.util.concurrent.RejectedExecutionException("shut down");
+        });
+    assertEquals(0, probe.bytesPerSecond());
+  }
 }
