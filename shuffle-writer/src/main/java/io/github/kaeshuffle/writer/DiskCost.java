@@ -61,10 +61,7 @@ public final class DiskCost {
     }
   }
 
-  /**
-   * What a stored byte costs while the disk is that far behind: its time per byte for each task
-   * writing to it; 0 once it is not.
-   */
+  /** What a stored byte costs while the disk is behind ({@link #owedNanos}); 0 once it is not. */
   public synchronized void owe(double nanosPerByte) {
     owed = nanosPerByte;
   }
