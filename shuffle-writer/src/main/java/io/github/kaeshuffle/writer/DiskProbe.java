@@ -53,6 +53,18 @@ final class DiskProbe {
     this.file = file;
   }
 
+  /** A probe that measured {@code bytesPerSecond} already, for tests of what follows from it. */
+  static DiskProbe measured(double bytesPerSecond) {
+    DiskProbe p =
+        new DiskProbe(
+            () -> {
+              throw new IllegalStateException("measured already");
+            });
+    p.started.set(true);
+    p.bytesPerSecond = bytesPerSecond;
+    return p;
+  }
+
   /** Measures on {@code on}, the first time only; never, where {@code on} has shut down. */
   void startOnce(Executor on) {
     if (started.compareAndSet(false, true)) {

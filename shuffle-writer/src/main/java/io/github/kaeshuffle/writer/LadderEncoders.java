@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * look itself, and the pressure may be gone by the time it returns; once, the same thread measures
  * the disk's rate ({@link DiskProbe}), and where the machine's pages waiting for its disks would
  * take it long to write, stored bytes are priced by the disk's time for them before any task waits
- * ({@link DiskCost#owedNanos}). Thread-safe.
+ * ({@link DiskCost#owedNanos}), counted again when a task gives its encoder back and when a new
+ * shuffle's first task borrows one. Thread-safe.
  */
 public final class LadderEncoders implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LadderEncoders.class);
@@ -60,7 +61,7 @@ public final class LadderEncoders implements AutoCloseable {
   private final LinkCost link;
   private final LadderHistory history;
   private final Map<Integer, CodecPolicy> policies = new ConcurrentHashMap<>();
-  private final WritebackPressure writeback = WritebackPressure.system();
+  private final WritebackPressure writeback;
   private final AtomicInteger lent = new AtomicInteger();
   private final ScheduledExecutorService sampler;
   private final DiskProbe probe;
@@ -96,6 +97,21 @@ public final class LadderEncoders implements AutoCloseable {
       Function<BlockCodec, EncoderPool> poolOf,
       LinkCost link,
       Supplier<Path> probeFile) {
+    this(
+        codecs,
+        poolOf,
+        link,
+        probeFile == null ? null : new DiskProbe(probeFile),
+        WritebackPressure.system());
+  }
+
+  /** With the disk's probe (null: none) and the kernel's counts ({@code writeback}), for tests. */
+  LadderEncoders(
+      List<BlockCodec> codecs,
+      Function<BlockCodec, EncoderPool> poolOf,
+      LinkCost link,
+      DiskProbe probe,
+      WritebackPressure writeback) {
     if (codecs.isEmpty()) {
       throw new IllegalArgumentException("A codec ladder needs at least one codec.");
     }
@@ -107,8 +123,9 @@ public final class LadderEncoders implements AutoCloseable {
       steps.add(CodecStep.of(c));
     }
     this.history = new LadderHistory(steps);
+    this.writeback = writeback;
     this.sampler = codecs.size() > 1 ? sampleWriteback() : null;
-    this.probe = sampler != null && probeFile != null ? new DiskProbe(probeFile) : null;
+    this.probe = sampler != null ? probe : null;
   }
 
   private ScheduledExecutorService sampleWriteback() {
@@ -241,8 +258,20 @@ public final class LadderEncoders implements AutoCloseable {
     policies.remove(shuffleId);
   }
 
-  /** The shuffle's policy; a new one that starts above the ladder's first step says why, once. */
+  /**
+   * The shuffle's policy; a new one starts on the disk's backlog as the kernel counts it now, not
+   * as the last task of an earlier shuffle left it (the disk may have caught up since, or fallen
+   * behind with other writes), and, when that is above the ladder's first step, says why, once.
+   */
   private CodecPolicy policy(int shuffleId) {
+    CodecPolicy known = policies.get(shuffleId);
+    if (known != null) {
+      return known;
+    }
+    if (sampler != null) {
+      writeback.behind();
+      disk.owe(owed());
+    }
     return policies.computeIfAbsent(
         shuffleId,
         id -> {

@@ -24,12 +24,17 @@ import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.pool.EncoderPool;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link LadderEncoders} alone, with real codecs: pools made on first use, encoders lent again, and
@@ -128,6 +133,47 @@ class LadderEncodersTest {
       write(lease);
       assertEquals(0, lease.strongerRawBytes(), "another executor knows nothing of that disk");
       fresh.giveBack(lease, 0);
+    }
+  }
+
+  /** A fake /proc under {@code root}: 20 GB free or in files, {@code dirtyKb} waiting for disks. */
+  private static void kernel(Path root, long dirtyKb) throws IOException {
+    Files.createDirectories(root.resolve("proc/sys/vm"));
+    Files.writeString(
+        root.resolve("proc/meminfo"),
+        "MemFree: 18000000 kB\nActive(file): 1500000 kB\nInactive(file): 500000 kB\nDirty: "
+            + dirtyKb
+            + " kB\nWriteback: 0 kB\n");
+    Files.writeString(root.resolve("proc/sys/vm/dirty_ratio"), "20\n");
+    Files.writeString(root.resolve("proc/sys/vm/dirty_background_ratio"), "10\n");
+  }
+
+  @Test
+  void aNewShuffleStartsOnTheDisksBacklogAsTheKernelCountsItThen(@TempDir Path root)
+      throws Exception {
+    List<BlockCodec> ladder = List.of(codec(CodecKind.LZ4), codec(CodecKind.ZSTD));
+    AtomicLong clock = new AtomicLong();
+    kernel(root, 0);
+    // The Kunpeng node's disk per core, as the probe measured it: 5.9 MB/s.
+    try (LadderEncoders encoders =
+        new LadderEncoders(
+            ladder,
+            c -> new EncoderPool(c, false, 0, 2),
+            new LinkCost(),
+            DiskProbe.measured(5.9e6),
+            new WritebackPressure(root, clock::get))) {
+      LadderEncoders.Lease first = encoders.borrow(1);
+      write(first);
+      assertEquals(0, first.strongerRawBytes(), "nothing waits for the disk");
+      encoders.giveBack(first, 0);
+
+      // 1.2 GB written by something else: the disk 200 s behind before this shuffle's tasks wait.
+      kernel(root, 1_200_000);
+      clock.addAndGet(1_000_000_000L);
+      LadderEncoders.Lease next = encoders.borrow(2);
+      write(next);
+      assertEquals(TEXT.length, next.strongerRawBytes(), "the next shuffle starts on zstd");
+      encoders.giveBack(next, 0);
     }
   }
 }
