@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.bench
 
+import java.awt.Color
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 import java.util.Locale
@@ -33,6 +34,29 @@ import org.knowm.xchart.internal.chartpart.Chart
  */
 object ScalePage {
   private val Baseline = "spark-lz4"
+
+  /** One colour per configuration in every chart, in this order in every legend. */
+  private val Colors = Seq(
+    "spark-lz4" -> new Color(0x4c72b0),
+    "spark-zstd" -> new Color(0xc44e52),
+    "spark-kaeio" -> new Color(0x937860),
+    "kae-auto" -> new Color(0x55a868),
+    "kae-lz4" -> new Color(0xdd8452),
+    "kae-zstd" -> new Color(0x8172b3),
+    "kae-kaezip" -> new Color(0xda8bc3),
+    "kae-auto-io" -> new Color(0x64b5cd),
+    "kae-zstd-io" -> new Color(0x8c8c8c)
+  )
+
+  private def color(config: String): Color =
+    Colors.toMap.getOrElse(config, Color.getHSBColor((config.hashCode & 0xff) / 255f, 0.6f, 0.7f))
+
+  /** The configurations of `rs` in the charts' order: the known ones first, then by name. */
+  private def configs(rs: Seq[Run]): Seq[String] = {
+    val known = Colors.map(_._1)
+    rs.map(_.config).distinct.sortBy(c =>
+      (known.indexOf(c) match { case -1 => known.size; case i => i }, c))
+  }
   private val GiB = 1024.0 * 1024 * 1024
   private val Columns = "shape,workload,bytes,config,rep,seconds,cpu_seconds,peak_rss_bytes," +
     "spilled_disk_bytes,disk_read_bytes,disk_written_bytes,shuffle_written_bytes,result_ok,commit,date"
@@ -213,25 +237,28 @@ object ScalePage {
       .title(s"$shape: time / Spark's lz4 time").xAxisTitle("workload@size")
       .yAxisTitle("ratio (lower is better)").build()
     ratio.getStyler.setXAxisLabelRotation(20)
-    for (c <- rs.map(_.config).distinct.filter(_ != Baseline)) {
+    for (c <- configs(rs).filter(_ != Baseline)) {
       val ys = items.map { case (w, b) =>
         def at(cfg: String) =
           med(rs.filter(r => r.workload == w && r.bytes == b && r.config == cfg))(_.seconds)
         val v = at(c) / at(Baseline)
         Double.box(if (v.isNaN || v.isInfinite) 0.0 else v)
       }
-      ratio.addSeries(c, labels.asJava, ys.asJava)
+      ratio.addSeries(c, labels.asJava, ys.asJava).setFillColor(color(c))
     }
     val perGb = for (w <- items.map(_._1).distinct if items.count(_._1 == w) > 1) yield {
       val sizes = items.filter(_._1 == w).map(_._2)
       val chart = new XYChartBuilder().width(1000).height(460)
         .title(s"$shape, $w: seconds per GB of input against the input's size")
         .xAxisTitle("input GB").yAxisTitle("seconds per GB").build()
-      for (c <- rs.map(_.config).distinct) {
+      for (c <- configs(rs.filter(_.workload == w))) {
         val ys = sizes.map(b =>
           med(rs.filter(r => r.workload == w && r.bytes == b && r.config == c))(_.seconds) /
             (b / 1e9))
-        chart.addSeries(c, sizes.map(b => Double.box(b / 1e9)).asJava, ys.map(Double.box).asJava)
+        chart
+          .addSeries(c, sizes.map(b => Double.box(b / 1e9)).asJava, ys.map(Double.box).asJava)
+          .setMarkerColor(color(c))
+          .setLineColor(color(c))
       }
       chart
     }
