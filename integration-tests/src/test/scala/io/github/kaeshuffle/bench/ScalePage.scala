@@ -48,8 +48,10 @@ object ScalePage {
     "kae-zstd-io" -> new Color(0x8c8c8c)
   )
 
+  private val ColorOf = Colors.toMap
+
   private def color(config: String): Color =
-    Colors.toMap.getOrElse(config, Color.getHSBColor((config.hashCode & 0xff) / 255f, 0.6f, 0.7f))
+    ColorOf.getOrElse(config, Color.getHSBColor((config.hashCode & 0xff) / 255f, 0.6f, 0.7f))
 
   /** The configurations of `rs` in the charts' order: the known ones first, then by name. */
   private def configs(rs: Seq[Run]): Seq[String] = {

@@ -220,8 +220,7 @@ public final class LadderEncoders implements AutoCloseable {
     BlockStats s = lease.encoder.stats();
     boolean held = writeback.behind();
     long waited = held ? Math.max(diskNanos, lease.blocked.nanos()) : diskNanos;
-    double owed = owed();
-    disk.owe(owed);
+    double owed = oweForBacklog();
     Optional<String> moved =
         lease.policy.record(
             lease.step, s.rawBytes(), s.storedBytes(), s.codecNanos(), waited, held || owed > 0);
@@ -233,9 +232,10 @@ public final class LadderEncoders implements AutoCloseable {
   /**
    * What a stored byte costs the disk while the machine's pages waiting for it would take it long
    * to write at its measured rate ({@link DiskCost#owedNanos}, for this executor's tasks writing
-   * now); the first time it is not 0, said once in the executor log.
+   * now), from the kernel's counts as last read; set as the executor's {@link DiskCost#owe} and
+   * returned. The first time it is not 0, said once in the executor log.
    */
-  private double owed() {
+  private double oweForBacklog() {
     double rate = probe == null ? 0 : probe.bytesPerSecond();
     long waiting = writeback.waitingBytes();
     double owed = DiskCost.owedNanos(rate, waiting, lent.get());
@@ -250,6 +250,7 @@ public final class LadderEncoders implements AutoCloseable {
           (long) DiskCost.BEHIND_SECONDS,
           (long) DiskCost.FULL_SECONDS);
     }
+    disk.owe(owed);
     return owed;
   }
 
@@ -270,7 +271,7 @@ public final class LadderEncoders implements AutoCloseable {
     }
     if (sampler != null) {
       writeback.behind();
-      disk.owe(owed());
+      oweForBacklog();
     }
     return policies.computeIfAbsent(
         shuffleId,

@@ -24,10 +24,8 @@ import io.github.kaeshuffle.codec.CodecOptions;
 import io.github.kaeshuffle.codec.Codecs;
 import io.github.kaeshuffle.format.BlockEncoder;
 import io.github.kaeshuffle.pool.EncoderPool;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -136,24 +134,12 @@ class LadderEncodersTest {
     }
   }
 
-  /** A fake /proc under {@code root}: 20 GB free or in files, {@code dirtyKb} waiting for disks. */
-  private static void kernel(Path root, long dirtyKb) throws IOException {
-    Files.createDirectories(root.resolve("proc/sys/vm"));
-    Files.writeString(
-        root.resolve("proc/meminfo"),
-        "MemFree: 18000000 kB\nActive(file): 1500000 kB\nInactive(file): 500000 kB\nDirty: "
-            + dirtyKb
-            + " kB\nWriteback: 0 kB\n");
-    Files.writeString(root.resolve("proc/sys/vm/dirty_ratio"), "20\n");
-    Files.writeString(root.resolve("proc/sys/vm/dirty_background_ratio"), "10\n");
-  }
-
   @Test
   void aNewShuffleStartsOnTheDisksBacklogAsTheKernelCountsItThen(@TempDir Path root)
       throws Exception {
     List<BlockCodec> ladder = List.of(codec(CodecKind.LZ4), codec(CodecKind.ZSTD));
     AtomicLong clock = new AtomicLong();
-    kernel(root, 0);
+    FakeKernel.machine(root, 0, 0);
     // The Kunpeng node's disk per core, as the probe measured it: 5.9 MB/s.
     try (LadderEncoders encoders =
         new LadderEncoders(
@@ -168,7 +154,7 @@ class LadderEncodersTest {
       encoders.giveBack(first, 0);
 
       // 1.2 GB written by something else: the disk 200 s behind before this shuffle's tasks wait.
-      kernel(root, 1_200_000);
+      FakeKernel.machine(root, 1_200_000, 0);
       clock.addAndGet(1_000_000_000L);
       LadderEncoders.Lease next = encoders.borrow(2);
       write(next);

@@ -18,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,25 +27,11 @@ class WritebackPressureTest {
   @TempDir Path root;
 
   private void write(String file, String text) throws IOException {
-    Path p = root.resolve(file);
-    Files.createDirectories(p.getParent());
-    Files.write(p, text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    FakeKernel.write(root, file, text);
   }
 
-  /** 20 GB free or in files, the kernel's default ratios (limits 4 and 2 GB, freerun 3 GB). */
   private void machine(long dirtyKb, long writebackKb) throws IOException {
-    write(
-        "proc/meminfo",
-        "MemTotal: 24000000 kB\nMemFree: 18000000 kB\nActive(file): 1500000 kB\n"
-            + "Inactive(file): 500000 kB\nDirty: "
-            + dirtyKb
-            + " kB\nWriteback: "
-            + writebackKb
-            + " kB\n");
-    write("proc/sys/vm/dirty_bytes", "0\n");
-    write("proc/sys/vm/dirty_ratio", "20\n");
-    write("proc/sys/vm/dirty_background_bytes", "0\n");
-    write("proc/sys/vm/dirty_background_ratio", "10\n");
+    FakeKernel.machine(root, dirtyKb, writebackKb);
   }
 
   @Test
