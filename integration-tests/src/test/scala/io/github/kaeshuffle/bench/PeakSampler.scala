@@ -18,21 +18,10 @@ package io.github.kaeshuffle.bench
  * until stopped, keeping the peak: memory peaks that no counter keeps for us.
  */
 final class PeakSampler(periodMillis: Long, sample: () => Long) {
-  @volatile private var running = true
   @volatile var peak = 0L
-  private val thread = new Thread(
-    () =>
-      while (running) {
-        peak = math.max(peak, sample())
-        try Thread.sleep(periodMillis)
-        catch { case _: InterruptedException => running = false }
-      },
-    "peak-sampler")
-  thread.setDaemon(true)
-  thread.start()
+  private val every = new Periodic(periodMillis, "peak-sampler")({
+    peak = math.max(peak, sample())
+  })
 
-  def stop(): Unit = {
-    running = false
-    thread.join(1000)
-  }
+  def stop(): Unit = every.stop()
 }

@@ -93,7 +93,8 @@ object ScaleBench {
       shuffleWritten: Long,
       resultOk: Boolean,
       commit: String,
-      date: String)
+      date: String,
+      cpuSplit: CpuSplit = CpuSplit.Unknown)
 
   def main(args: Array[String]): Unit = {
     require(
@@ -163,7 +164,7 @@ object ScaleBench {
     val io0 = BlockIo.now(device)
     val cpu0 = MachineCpu.seconds()
     val kernel0 = MachineCpu.kernelSeconds()
-    val (report, peakRss) = submit(host, item, c, localDir, work)
+    val (report, peakRss, split) = submit(host, item, c, localDir, work)
     val io = BlockIo.now(device) - io0
     val cpu = MachineCpu.seconds() - cpu0
     val kernel = MachineCpu.kernelSeconds() - kernel0
@@ -172,7 +173,7 @@ object ScaleBench {
     val seconds = report.seconds(item.workload)
     println(f"[scale-bench] $shape%-14s ${item.label}%-16s rep $rep ${c.name}%-11s $seconds%8.2f s " +
       f"$cpu%8.1f CPU s ($kernel%.1f kernel) ${peakRss / 1048576.0}%7.0f MiB RSS ${io.writtenBytes / 1048576.0}%8.1f " +
-      "MiB to disk" + (if (ok) "" else "  RESULT DIFFERS"))
+      "MiB to disk" + (if (ok) "" else "  RESULT DIFFERS") + s"\n[scale-bench]   CPU s: $split")
     val shuffle = report.named("shuffle").headOption.map(_._1.toLong).getOrElse(0L)
     val spilled = report.named("spilled").headOption.map(_._2.head.toLong).getOrElse(0L)
     Run(
@@ -190,7 +191,8 @@ object ScaleBench {
       shuffle,
       ok,
       Harness.commit,
-      java.time.LocalDate.now.toString
+      java.time.LocalDate.now.toString,
+      split
     )
   }
 
@@ -205,13 +207,16 @@ object ScaleBench {
     got.seconds.contains(workload) && digests && values
   }
 
-  /** Submits one run inside the shape's cgroup; its report and the peak RSS of its JVMs. */
+  /**
+   * Submits one run inside the shape's cgroup; its report, the peak RSS of its JVMs and where
+   * their CPU went.
+   */
   private def submit(
       host: Option[ShapedHost],
       item: Item,
       c: Config,
       localDir: Path,
-      work: Path): (Submit.Report, Long) = {
+      work: Path): (Submit.Report, Long, CpuSplit) = {
     val dir = Files.createTempDirectory(work, "run-")
     val props = dir.resolve("spark.properties")
     Submit.writeProperties(props, settings(c, item, localDir), "KAE Shuffle scale benchmark")
@@ -237,10 +242,15 @@ object ScaleBench {
     pb.environment().put("SPARK_LOCAL_DIRS", localDir.toString)
     val process = pb.start()
     val rss = new PeakSampler(200, () => treeRss(process.toHandle))
+    val cpu = new ThreadCpu(process.toHandle)
+    val threads = new Periodic(500, "thread-cpu")(cpu.sample())
     val code =
       try Submit.awaitEnd(process, s"scale ${item.label} ${c.name}", log, 4 * 3600)
-      finally rss.stop()
-    (Submit.reportOf(item.label, Submit.Ended(code, report, log)), rss.peak)
+      finally {
+        rss.stop()
+        threads.stop()
+      }
+    (Submit.reportOf(item.label, Submit.Ended(code, report, log)), rss.peak, cpu.split)
   }
 
   private def settings(c: Config, item: Item, localDir: Path): Map[String, String] =

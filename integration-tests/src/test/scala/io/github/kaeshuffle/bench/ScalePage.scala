@@ -61,7 +61,9 @@ object ScalePage {
   }
   private val GiB = 1024.0 * 1024 * 1024
   private val Columns = "shape,workload,bytes,config,rep,seconds,cpu_seconds,peak_rss_bytes," +
-    "spilled_disk_bytes,disk_read_bytes,disk_written_bytes,shuffle_written_bytes,result_ok,commit,date"
+    "spilled_disk_bytes,disk_read_bytes,disk_written_bytes,shuffle_written_bytes,result_ok,commit,date," +
+    "driver_cpu_seconds,task_cpu_seconds,jit_cpu_seconds,gc_cpu_seconds,kae_thread_cpu_seconds," +
+    "other_executor_cpu_seconds"
 
   def write(out: Path, runs: Seq[Run], args: Array[String]): Unit = {
     Files.createDirectories(out)
@@ -85,8 +87,7 @@ object ScalePage {
         r.resultOk,
         r.commit,
         r.date
-      )
-        .mkString(","))
+      ).mkString(",") + splitColumns(r.cpuSplit))
     Files.write(csv, lines.asJava)
     val picture = draw(out, all)
     val readme = out.resolve("README.md")
@@ -119,6 +120,21 @@ object ScalePage {
 
   private def cell(r: Run): (String, String, Long) = (r.shape, r.workload, r.bytes)
 
+  /** The CPU split's columns; empty where the run was recorded before it. */
+  private def splitColumns(c: CpuSplit): String =
+    Seq(c.driver, c.tasks, c.jit, c.gc, c.ours, c.other)
+      .map(v => if (v.isNaN) "" else "%.2f".formatLocal(Locale.ROOT, v)).mkString(",", ",", "")
+
+  private def splitOf(f: Array[String]): CpuSplit =
+    if (f.length < 21 || f(15).isEmpty) CpuSplit.Unknown
+    else CpuSplit(
+      f(15).toDouble,
+      f(16).toDouble,
+      f(17).toDouble,
+      f(18).toDouble,
+      f(19).toDouble,
+      f(20).toDouble)
+
   private def read(csv: Path): Seq[Run] =
     if (!Files.exists(csv)) Nil
     else Files.readAllLines(csv).asScala.drop(1).filter(_.nonEmpty).map(_.split(",", -1)).map {
@@ -138,7 +154,8 @@ object ScalePage {
           f(11).toLong,
           f(12).toBoolean,
           f(13),
-          f(14)
+          f(14),
+          splitOf(f)
         )
     }.toSeq
 
@@ -215,7 +232,8 @@ object ScalePage {
     sb ++= s"$reps repetition(s); $when" +
       (if (rs.forall(_.resultOk)) "; every result equal." else "; **SOME RESULTS DIFFERED**.") +
       "\n\n| config | time s | vs lz4 | CPU s | peak RSS MiB | vs lz4 | spilled MiB | disk " +
-      "written MiB | disk read MiB | shuffle MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+      "written MiB | disk read MiB | shuffle MiB | CPU s: tasks, JIT, GC; driver |\n" +
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     val base = rs.filter(_.config == Baseline)
     for (c <- rs.map(_.config).distinct) {
       val cs = rs.filter(_.config == c)
@@ -225,10 +243,21 @@ object ScalePage {
         s"${mib(med(cs)(_.peakRss.toDouble))} | " +
         s"${f2(med(cs)(_.peakRss.toDouble) / med(base)(_.peakRss.toDouble))} | " +
         s"${mib(med(cs)(_.spilled.toDouble))} | ${mib(med(cs)(_.diskWritten.toDouble))} | " +
-        s"${mib(med(cs)(_.diskRead.toDouble))} | ${mib(med(cs)(_.shuffleWritten.toDouble))} |\n"
+        s"${mib(med(cs)(_.diskRead.toDouble))} | ${mib(med(cs)(_.shuffleWritten.toDouble))} | " +
+        s"${splitCell(cs.map(_.cpuSplit))} |\n"
     }
     sb ++= "\n"
     sb.toString
+  }
+
+  /** Medians of the executors' task, JIT and GC seconds and the driver's; "-" before the split. */
+  private def splitCell(splits: Seq[CpuSplit]): String = {
+    val known = splits.filterNot(_.tasks.isNaN)
+    if (known.isEmpty) "-"
+    else {
+      def m(f: CpuSplit => Double) = "%.1f".formatLocal(Locale.ROOT, median(known.map(f)))
+      s"${m(_.tasks)}, ${m(_.jit)}, ${m(_.gc)}; ${m(_.driver)}"
+    }
   }
 
   /** A shape's charts: the time against Spark's lz4, and per GB where it ran several sizes. */
