@@ -25,28 +25,31 @@ import scala.util.Try
  * executors the task threads, the JIT compilers, the garbage collector, our own threads (`kae-`)
  * and the rest (start-up, RPC, the block manager). The machine's CPU seconds say whether a run
  * cost more; this says where, without a profiler: a job a few percent slower whose task threads
- * did not spend more points at the JVMs, not at the shuffle. Each process's counts are the last
- * sample's, so up to one period of its end is missed. Sampled from one thread.
+ * did not spend more points at the JVMs, not at the shuffle. A thread or process keeps what it was
+ * last seen to have spent once it ended (a JVM's threads end one by one as it stops), so up to one
+ * period of each is missed. Sampled from one thread.
  */
-final class ThreadCpu(root: ProcessHandle) {
+final class ThreadCpu(
+    root: ProcessHandle,
+    isExecutor: String => Boolean = _.contains("CoarseGrainedExecutorBackend")) {
   import ThreadCpu._
 
   /** /proc counts in USER_HZ, 100 on every Linux the kernel's ABI allows. */
   private val ticks = 100.0
-  private val seen = scala.collection.mutable.Map[Long, Counts]()
+  private val seen = scala.collection.mutable.Map[Long, Jvm]()
 
   /** Reads every process of the tree now. */
   def sample(): Unit = synchronized {
     (Iterator(root) ++ root.descendants().iterator().asScala).foreach { p =>
       val dir = Paths.get(s"/proc/${p.pid}")
-      Try(counts(dir)).foreach(_.foreach(c => seen(p.pid) = c))
+      Try(jvm(p.pid, dir)).foreach(_.foreach(read(_, dir)))
     }
   }
 
   /** What the processes seen so far spent. */
   def split: CpuSplit = synchronized {
     val (executors, drivers) = seen.values.partition(_.executor)
-    def sum(group: String) = executors.map(_.groups.getOrElse(group, 0.0)).sum
+    def sum(group: String) = executors.map(_.spent(group)).sum
     val named = Groups.map(sum).sum
     CpuSplit(
       drivers.map(_.total).sum,
@@ -57,25 +60,27 @@ final class ThreadCpu(root: ProcessHandle) {
       executors.map(_.total).sum - named)
   }
 
-  /** A JVM's counts, None for another process (the shell that starts it). */
-  private def counts(dir: Path): Option[Counts] = {
+  /** The JVM at `dir`, known or new; None for another process (the shell that starts it). */
+  private def jvm(pid: Long, dir: Path): Option[Jvm] = seen.get(pid).orElse {
     val command = new String(Files.readAllBytes(dir.resolve("cmdline")), StandardCharsets.UTF_8)
     if (!command.contains("java")) None
     else {
-      val groups = scala.collection.mutable.Map[String, Double]()
-      val threads = Files.list(dir.resolve("task"))
-      try {
-        threads.iterator().asScala.foreach { t =>
-          Try(stat(t.resolve("stat"))).foreach { case (name, seconds) =>
-            groupOf(name).foreach(g => groups(g) = groups.getOrElse(g, 0.0) + seconds)
-          }
-        }
-      } finally threads.close()
-      Some(Counts(
-        command.contains("CoarseGrainedExecutorBackend"),
-        stat(dir.resolve("stat"))._2,
-        groups.toMap))
+      val j = new Jvm(isExecutor(command))
+      seen(pid) = j
+      Some(j)
     }
+  }
+
+  private def read(j: Jvm, dir: Path): Unit = {
+    j.total = math.max(j.total, stat(dir.resolve("stat"))._2)
+    val threads = Files.list(dir.resolve("task"))
+    try {
+      threads.iterator().asScala.foreach { t =>
+        Try(stat(t.resolve("stat"))).foreach { case (name, seconds) =>
+          j.threads(t.getFileName.toString) = (groupOf(name), seconds)
+        }
+      }
+    } finally threads.close()
   }
 
   /** A thread's or process's name and its user and system seconds (exited threads included). */
@@ -94,7 +99,14 @@ object ThreadCpu {
   val Ours = "kae"
   private val Groups = Seq(Tasks, Jit, Gc, Ours)
 
-  private final case class Counts(executor: Boolean, total: Double, groups: Map[String, Double])
+  /** One JVM: its seconds in all, and each thread's group and seconds when last seen. */
+  private final class Jvm(val executor: Boolean) {
+    var total = 0.0
+    val threads = scala.collection.mutable.Map[String, (Option[String], Double)]()
+
+    def spent(group: String): Double =
+      threads.values.collect { case (Some(`group`), seconds) => seconds }.sum
+  }
 
   /** The group of a thread by its name as the kernel keeps it (its first 15 characters). */
   def groupOf(name: String): Option[String] =

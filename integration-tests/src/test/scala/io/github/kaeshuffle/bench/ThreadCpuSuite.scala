@@ -39,4 +39,28 @@ class ThreadCpuSuite extends AnyFunSuite {
     assert(split.driver > 0, split)
     assert(Seq(split.tasks, split.jit, split.gc, split.ours, split.other).forall(_ == 0), split)
   }
+
+  test("a thread that ended keeps what it spent") {
+    assume(new java.io.File("/proc/self/task").isDirectory, "needs Linux's /proc")
+    val cpu = new ThreadCpu(ProcessHandle.current(), _ => true)
+    val spun = new java.util.concurrent.CountDownLatch(1)
+    val end = new java.util.concurrent.CountDownLatch(1)
+    val spinner = new Thread(
+      () => {
+        val own = java.lang.management.ManagementFactory.getThreadMXBean
+        var spin = 0L
+        while (own.getCurrentThreadCpuTime < 300000000L) spin += 1
+        spun.countDown()
+        end.await()
+      },
+      "kae-spinner"
+    )
+    spinner.start()
+    spun.await()
+    cpu.sample()
+    end.countDown()
+    spinner.join()
+    cpu.sample()
+    assert(cpu.split.ours >= 0.25, cpu.split)
+  }
 }
