@@ -32,8 +32,9 @@ import org.apache.spark.network.util.JavaUtils
  * repetition to the next), each run a `spark-submit` of [[io.github.kaeshuffle.deploy.ScaleApp]]
  * in `local-cluster[2,1,2048]`: two executors of 1 core and 2 GB, as the study's. On a shape the
  * application's JVMs run in its memory cgroup and Spark's local dirs are on its disk. Per run:
- * the workload's time, the machine's CPU seconds, the peak RSS of the application's JVMs, bytes
- * spilled, bytes the local disk read and wrote, the shuffle's bytes. Results are checked against
+ * the workload's time, the machine's CPU seconds, the peak RSS of the application's JVMs, where
+ * their CPU went ([[ThreadCpu]]), bytes spilled, bytes the local disk read and wrote, the
+ * shuffle's bytes. Results are checked against
  * the first configuration's: digests equal, MLlib's values within [[Tolerance]].
  *
  * usage: ScaleBench <out dir> <shapes> <workload@size,...> <reps> <configs> <work dir>
