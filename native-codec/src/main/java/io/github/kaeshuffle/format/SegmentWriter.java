@@ -40,11 +40,49 @@ public final class SegmentWriter extends OutputStream {
   private Exception failed;
 
   public SegmentWriter(BlockEncoder encoder, int blockSize, OutputStream sink) {
-    BlockFormat.checkBlockSize(blockSize);
+    this(encoder, Buffers.of(encoder, blockSize), sink);
+  }
+
+  /**
+   * A segment written through {@code buffers}, which a writer of many segments one after another
+   * keeps for all of them: a map task writes one segment per partition, often a few KiB each, and
+   * fresh buffers of a whole block would cost each of them more than its bytes.
+   */
+  public SegmentWriter(BlockEncoder encoder, Buffers buffers, OutputStream sink) {
+    if (buffers.frame.capacity() < encoder.maxFrameLength(buffers.block.capacity())) {
+      throw new IllegalArgumentException(
+          "A frame buffer of "
+              + buffers.frame.capacity()
+              + " bytes cannot hold this encoder's frame of a "
+              + buffers.block.capacity()
+              + "-byte block.");
+    }
     this.encoder = encoder;
     this.sink = sink;
-    this.block = ByteBuffer.allocate(blockSize);
-    this.frame = ByteBuffer.allocate(encoder.maxFrameLength(blockSize));
+    this.block = buffers.block;
+    this.frame = buffers.frame;
+    block.clear();
+  }
+
+  /**
+   * A block's buffer and its frame's, for the segments one thread writes one after another (one
+   * segment at a time).
+   */
+  public static final class Buffers {
+    private final ByteBuffer block;
+    private final ByteBuffer frame;
+
+    private Buffers(ByteBuffer block, ByteBuffer frame) {
+      this.block = block;
+      this.frame = frame;
+    }
+
+    /** Buffers for blocks of {@code blockSize} raw bytes encoded by {@code encoder}. */
+    public static Buffers of(BlockEncoder encoder, int blockSize) {
+      BlockFormat.checkBlockSize(blockSize);
+      return new Buffers(
+          ByteBuffer.allocate(blockSize), ByteBuffer.allocate(encoder.maxFrameLength(blockSize)));
+    }
   }
 
   @Override

@@ -158,6 +158,55 @@ class SegmentFormatTest {
     assertArrayEquals(data, readAll(out.toByteArray(), TestCodecs.exact(CodecKind.JAVA)));
   }
 
+  @ParameterizedTest
+  @MethodSource("codecs")
+  void segmentsSharingBuffersEqualSegmentsWithTheirOwn(BlockCodec c) throws IOException {
+    // A partial last block, several blocks, a single byte: what one segment leaves in the
+    // shared buffers must never reach the next.
+    byte[][] parts = {
+      TestCodecs.data("text", 3 * BLOCK + 17, 5),
+      TestCodecs.data("random", BLOCK / 3, 6),
+      TestCodecs.data("mixed", 2 * BLOCK, 7),
+      {42}
+    };
+    try (BlockEncoder e = new BlockEncoder(c)) {
+      SegmentWriter.Buffers shared = SegmentWriter.Buffers.of(e, BLOCK);
+      for (byte[] part : parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (SegmentWriter w = new SegmentWriter(e, shared, out)) {
+          w.write(part);
+        }
+        assertArrayEquals(SegmentWriter.encode(e, BLOCK, part), out.toByteArray());
+        assertArrayEquals(part, readAll(out.toByteArray(), c));
+      }
+    }
+  }
+
+  @Test
+  void buffersCutBlocksOfTheirSizeAndRefuseAnEncoderWithLargerFrames() throws IOException {
+    BlockCodec c = TestCodecs.exact(CodecKind.LZ4);
+    byte[] data = TestCodecs.data("text", 5 * BLOCK, 8);
+    try (BlockEncoder e = new BlockEncoder(c);
+        BlockEncoder encrypting = new BlockEncoder(c, false, 0, new byte[16])) {
+      SegmentWriter.Buffers big = SegmentWriter.Buffers.of(e, 2 * BLOCK);
+      assertArrayEquals(SegmentWriter.encode(e, 2 * BLOCK, data), encodeWith(e, big, data));
+      assertThrows(IllegalArgumentException.class, () -> SegmentWriter.Buffers.of(e, 1));
+      // An encrypted frame carries its IV: the plain encoder's frame buffer is too small.
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> new SegmentWriter(encrypting, big, new ByteArrayOutputStream()));
+    }
+  }
+
+  private static byte[] encodeWith(BlockEncoder e, SegmentWriter.Buffers b, byte[] data)
+      throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (SegmentWriter w = new SegmentWriter(e, b, out)) {
+      w.write(data);
+    }
+    return out.toByteArray();
+  }
+
   private static long standInDeflateCalls() throws Exception {
     Class<?> c = Class.forName("io.github.kaeshuffle.codec.StandInZlib");
     java.lang.reflect.Method m = c.getDeclaredMethod("deflateCalls");

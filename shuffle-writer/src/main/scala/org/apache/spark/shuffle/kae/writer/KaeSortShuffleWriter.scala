@@ -103,6 +103,8 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       MapOutputs.writeAndCommit(task, dep.shuffleId, dep.partitioner.numPartitions) {
         (mapOutputWriter, checksums) =>
           val serializer = dep.serializer.newInstance()
+          // One block's buffers for all of the task's segments, made for the first of them.
+          lazy val buffers = SegmentWriter.Buffers.of(encoder, settings.blockSize)
           for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
             val checksum = if (checksums.nonEmpty) checksums(partition) else null
             writePartition(
@@ -112,6 +114,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
               serializer,
               checksum,
               encoder,
+              buffers,
               serialize)
           }
       }
@@ -127,6 +130,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       serializer: SerializerInstance,
       checksum: Checksum,
       encoder: BlockEncoder,
+      buffers: SegmentWriter.Buffers,
       serialize: RecordSample): Unit = {
     val t0 = System.nanoTime()
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
@@ -139,7 +143,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
       // Spark's checksum covers the bytes on disk, as its diagnosis of corrupt fetches expects.
       val sink = if (checksum != null) new CheckedOutputStream(timed, checksum) else timed
-      val segment = new SegmentWriter(encoder, settings.blockSize, sink)
+      val segment = new SegmentWriter(encoder, buffers, sink)
       val out = serializer.serializeStream(segment)
       records = writeRecords(elements, out, serialize)
       // Flush the serializer into the segment, then finish the segment (last block, index)
