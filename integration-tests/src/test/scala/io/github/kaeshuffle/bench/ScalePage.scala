@@ -26,8 +26,9 @@ import org.knowm.xchart.{CategoryChartBuilder, XYChartBuilder}
 import org.knowm.xchart.internal.chartpart.Chart
 
 /**
- * ScaleBench's results in `out`: `scale.csv` (every run), `README.md` (per shape and workload at
- * each size, every configuration's medians against Spark's lz4 shuffle) and `scale.png`: per
+ * ScaleBench's results in `out`: `scale.csv` (every run), `README.md` (a table of our default's
+ * time against Spark's lz4 in every cell, then per shape and workload at each size, every
+ * configuration's medians against Spark's lz4 shuffle) and `scale.png`: per
  * shape a chart of the time against Spark's lz4 and, for workloads measured at several sizes, one
  * of the time per GB against the size. A run replaces the cells (shape, workload, size) it measured and keeps
  * the others, each with its commit and date, and the page's title and notes (PageNotes).
@@ -213,7 +214,7 @@ object ScalePage {
         s.memoryPerSlot * cores / GiB,
         ScaleBench.OtherBytes / GiB)
     }
-    sb ++= "\n"
+    sb ++= "\n" + glance(all)
     notes.foreach(n => sb ++= PageNotes.block(n))
     charts.foreach(c => sb ++= s"![$c]($c)\n\n")
     for (shape <- all.map(_.shape).distinct) {
@@ -223,6 +224,44 @@ object ScalePage {
         sb ++= table(here.filter(r => r.workload == w && r.bytes == bytes), w, bytes)
     }
     sb.toString
+  }
+
+  /** Where the default configuration ran, per cell; with our IO codec where only that ran. */
+  private val Ours = Seq("kae-auto" -> "", "kae-auto-io" -> ", with KaeIoCodec")
+
+  /**
+   * One line per workload@size, one column per shape: our default's median time over Spark's lz4
+   * median time and how many runs each median has, so a reader sees every cell before the notes.
+   */
+  private def glance(all: Seq[Run]): String = {
+    val shapes = (("host" +: NodeShape.Presets.map(_.name)) ++ all.map(_.shape)).distinct
+      .filter(s => all.exists(_.shape == s))
+    val items = all.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2))
+    val sb = new StringBuilder(
+      "## At a glance: `auto` against Spark's lz4\n\nOur default's median time over Spark's " +
+        "lz4 median time in each cell of the tables below (in brackets: our default's runs); " +
+        "the notes say what each cell means.\n\n")
+    sb ++= shapes.mkString("| workload@size | ", " | ", " |\n")
+    sb ++= shapes.map(_ => "---:").mkString("|---|", "|", "|\n")
+    for ((w, b) <- items) {
+      val cells = shapes.map(s =>
+        ratioCell(all.filter(r =>
+          r.shape == s && r.workload == w &&
+            r.bytes == b)))
+      sb ++= cells.mkString(s"| $w@${size(b)} | ", " | ", " |\n")
+    }
+    sb ++= "\n"
+    sb.toString
+  }
+
+  private def ratioCell(rs: Seq[Run]): String = {
+    val base = rs.filter(_.config == Baseline)
+    Ours.find { case (c, _) => rs.exists(_.config == c) } match {
+      case Some((c, how)) if base.nonEmpty =>
+        val ours = rs.filter(_.config == c)
+        s"${f2(med(ours)(_.seconds) / med(base)(_.seconds))}x (${ours.size}$how)"
+      case _ => "-"
+    }
   }
 
   private def table(rs: Seq[Run], w: String, bytes: Long): String = {
