@@ -231,7 +231,7 @@ object ScalePage {
 
   /**
    * One line per workload@size, one column per shape: our default's median time over Spark's lz4
-   * median time and how many runs each median has, so a reader sees every cell before the notes.
+   * median time and how many runs ours has, so a reader sees every cell before the notes.
    */
   private def glance(all: Seq[Run]): String = {
     val shapes = (("host" +: NodeShape.Presets.map(_.name)) ++ all.map(_.shape)).distinct
@@ -244,10 +244,7 @@ object ScalePage {
     sb ++= shapes.mkString("| workload@size | ", " | ", " |\n")
     sb ++= shapes.map(_ => "---:").mkString("|---|", "|", "|\n")
     for ((w, b) <- items) {
-      val cells = shapes.map(s =>
-        ratioCell(all.filter(r =>
-          r.shape == s && r.workload == w &&
-            r.bytes == b)))
+      val cells = shapes.map(s => ratioCell(all.filter(r => cell(r) == ((s, w, b)))))
       sb ++= cells.mkString(s"| $w@${size(b)} | ", " | ", " |\n")
     }
     sb ++= "\n"
