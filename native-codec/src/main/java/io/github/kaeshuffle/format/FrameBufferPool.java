@@ -18,9 +18,10 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * The heap buffers of {@link FrameOutputStream}s, a block and a frame each, lent to one stream at a
- * time and kept for the next: Spark opens a codec stream for every cached block, broadcast piece
- * and task binary, many of them a few KiB, and each would otherwise allocate a whole block and
+ * The heap buffers of {@link FrameOutputStream}s and {@link SegmentWriter}s, a block and a frame
+ * each, lent to one stream or segment at a time and kept for the next: Spark opens a codec stream
+ * for every cached block, broadcast piece and task binary, and a map task writes a segment for
+ * every partition, many of them a few KiB, and each would otherwise allocate a whole block and
  * frame. At most {@code maxIdle} pairs are kept, with no bound on those lent: more returned at once
  * are dropped to the collector, and more lent at once are made anew. Heap buffers need none of the
  * session bounds and closing of the codec pools ({@code io.github.kaeshuffle.pool}). Thread-safe.

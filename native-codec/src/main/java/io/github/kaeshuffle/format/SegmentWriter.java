@@ -30,6 +30,8 @@ import java.nio.ByteBuffer;
 public final class SegmentWriter extends OutputStream {
   private final BlockEncoder encoder;
   private final OutputStream sink;
+  private final FrameBufferPool pool;
+  private final FrameBufferPool.Buffers buffers;
   private final ByteBuffer block;
   private final ByteBuffer frame;
   private final SegmentIndexBuilder index = new SegmentIndexBuilder();
@@ -40,49 +42,21 @@ public final class SegmentWriter extends OutputStream {
   private Exception failed;
 
   public SegmentWriter(BlockEncoder encoder, int blockSize, OutputStream sink) {
-    this(encoder, Buffers.of(encoder, blockSize), sink);
+    this(encoder, new FrameBufferPool(blockSize, 0), sink);
   }
 
   /**
-   * A segment written through {@code buffers}, which a writer of many segments one after another
-   * keeps for all of them: a map task writes one segment per partition, often a few KiB each, and
-   * fresh buffers of a whole block would cost each of them more than its bytes.
+   * A segment whose block and frame buffers {@code pool} lends, given back once the segment is
+   * finished: a map task writes one segment per partition, often a few KiB each, and buffers of a
+   * whole block of each segment's own would cost it more than its bytes.
    */
-  public SegmentWriter(BlockEncoder encoder, Buffers buffers, OutputStream sink) {
-    if (buffers.frame.capacity() < encoder.maxFrameLength(buffers.block.capacity())) {
-      throw new IllegalArgumentException(
-          "A frame buffer of "
-              + buffers.frame.capacity()
-              + " bytes cannot hold this encoder's frame of a "
-              + buffers.block.capacity()
-              + "-byte block.");
-    }
+  public SegmentWriter(BlockEncoder encoder, FrameBufferPool pool, OutputStream sink) {
     this.encoder = encoder;
     this.sink = sink;
+    this.pool = pool;
+    this.buffers = pool.borrow(encoder.maxFrameLength(pool.blockSize()));
     this.block = buffers.block;
     this.frame = buffers.frame;
-    block.clear();
-  }
-
-  /**
-   * A block's buffer and its frame's, for the segments one thread writes one after another (one
-   * segment at a time).
-   */
-  public static final class Buffers {
-    private final ByteBuffer block;
-    private final ByteBuffer frame;
-
-    private Buffers(ByteBuffer block, ByteBuffer frame) {
-      this.block = block;
-      this.frame = frame;
-    }
-
-    /** Buffers for blocks of {@code blockSize} raw bytes encoded by {@code encoder}. */
-    public static Buffers of(BlockEncoder encoder, int blockSize) {
-      BlockFormat.checkBlockSize(blockSize);
-      return new Buffers(
-          ByteBuffer.allocate(blockSize), ByteBuffer.allocate(encoder.maxFrameLength(blockSize)));
-    }
   }
 
   @Override
@@ -180,6 +154,8 @@ public final class SegmentWriter extends OutputStream {
         throw e;
       }
       finished = true;
+      // Nothing touches the buffers once finished: a broken segment's are dropped instead.
+      pool.giveBack(buffers);
     }
     return bytesWritten;
   }

@@ -170,38 +170,40 @@ class SegmentFormatTest {
       {42}
     };
     try (BlockEncoder e = new BlockEncoder(c)) {
-      SegmentWriter.Buffers shared = SegmentWriter.Buffers.of(e, BLOCK);
+      FrameBufferPool shared = new FrameBufferPool(BLOCK, 1);
       for (byte[] part : parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (SegmentWriter w = new SegmentWriter(e, shared, out)) {
-          w.write(part);
-        }
-        assertArrayEquals(SegmentWriter.encode(e, BLOCK, part), out.toByteArray());
-        assertArrayEquals(part, readAll(out.toByteArray(), c));
+        byte[] seg = encodeWith(e, shared, part);
+        assertArrayEquals(SegmentWriter.encode(e, BLOCK, part), seg);
+        assertArrayEquals(part, readAll(seg, c));
       }
+      assertEquals(1, shared.made(), "one pair of buffers for every segment");
     }
   }
 
   @Test
-  void buffersCutBlocksOfTheirSizeAndRefuseAnEncoderWithLargerFrames() throws IOException {
+  void pooledBuffersCutBlocksOfTheirSizeAndFitAnEncoderWithLargerFrames() throws IOException {
     BlockCodec c = TestCodecs.exact(CodecKind.LZ4);
     byte[] data = TestCodecs.data("text", 5 * BLOCK, 8);
+    byte[] key = new byte[16];
     try (BlockEncoder e = new BlockEncoder(c);
-        BlockEncoder encrypting = new BlockEncoder(c, false, 0, new byte[16])) {
-      SegmentWriter.Buffers big = SegmentWriter.Buffers.of(e, 2 * BLOCK);
-      assertArrayEquals(SegmentWriter.encode(e, 2 * BLOCK, data), encodeWith(e, big, data));
-      assertThrows(IllegalArgumentException.class, () -> SegmentWriter.Buffers.of(e, 1));
-      // An encrypted frame carries its IV: the plain encoder's frame buffer is too small.
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> new SegmentWriter(encrypting, big, new ByteArrayOutputStream()));
+        BlockEncoder encrypting = new BlockEncoder(c, false, 0, key)) {
+      FrameBufferPool pool = new FrameBufferPool(2 * BLOCK, 1);
+      assertArrayEquals(SegmentWriter.encode(e, 2 * BLOCK, data), encodeWith(e, pool, data));
+      assertThrows(IllegalArgumentException.class, () -> new FrameBufferPool(1, 1));
+      // An encrypted frame carries its IV: the plain encoder's frame buffer is too small for it,
+      // so the pool makes a pair that fits rather than lend the one it kept.
+      byte[] seg = encodeWith(encrypting, pool, data);
+      assertEquals(2, pool.made());
+      try (BlockDecoder d = new BlockDecoder(c, key)) {
+        assertArrayEquals(data, new SegmentInputStream(ByteBuffer.wrap(seg), d).readAllBytes());
+      }
     }
   }
 
-  private static byte[] encodeWith(BlockEncoder e, SegmentWriter.Buffers b, byte[] data)
+  private static byte[] encodeWith(BlockEncoder e, FrameBufferPool pool, byte[] data)
       throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (SegmentWriter w = new SegmentWriter(e, b, out)) {
+    try (SegmentWriter w = new SegmentWriter(e, pool, out)) {
       w.write(data);
     }
     return out.toByteArray();

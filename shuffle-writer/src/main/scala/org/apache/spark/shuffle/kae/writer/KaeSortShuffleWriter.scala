@@ -18,7 +18,7 @@ import java.io.OutputStream
 import java.util.zip.{CheckedOutputStream, Checksum}
 
 import io.github.kaeshuffle.diagnostics.{RecordSample, TimedOutputStream}
-import io.github.kaeshuffle.format.{BlockEncoder, SegmentWriter}
+import io.github.kaeshuffle.format.{BlockEncoder, FrameBufferPool, SegmentWriter}
 
 import org.apache.spark.{ShuffleDependency, SparkEnv}
 import org.apache.spark.scheduler.MapStatus
@@ -104,7 +104,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
         (mapOutputWriter, checksums) =>
           val serializer = dep.serializer.newInstance()
           // One block's buffers for all of the task's segments, made for the first of them.
-          lazy val buffers = SegmentWriter.Buffers.of(encoder, settings.blockSize)
+          val framePool = new FrameBufferPool(settings.blockSize, 1)
           for ((partition, elements) <- s.partitionedIterator if elements.hasNext) {
             val checksum = if (checksums.nonEmpty) checksums(partition) else null
             writePartition(
@@ -114,7 +114,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
               serializer,
               checksum,
               encoder,
-              buffers,
+              framePool,
               serialize)
           }
       }
@@ -130,7 +130,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       serializer: SerializerInstance,
       checksum: Checksum,
       encoder: BlockEncoder,
-      buffers: SegmentWriter.Buffers,
+      framePool: FrameBufferPool,
       serialize: RecordSample): Unit = {
     val t0 = System.nanoTime()
     val partitionWriter: ShufflePartitionWriter = mapOutputWriter.getPartitionWriter(partition)
@@ -143,7 +143,7 @@ private[spark] class KaeSortShuffleWriter[K, V, C](
       val timed: OutputStream = new TimeTrackingOutputStream(writeMetrics, partitionStream)
       // Spark's checksum covers the bytes on disk, as its diagnosis of corrupt fetches expects.
       val sink = if (checksum != null) new CheckedOutputStream(timed, checksum) else timed
-      val segment = new SegmentWriter(encoder, buffers, sink)
+      val segment = new SegmentWriter(encoder, framePool, sink)
       val out = serializer.serializeStream(segment)
       records = writeRecords(elements, out, serialize)
       // Flush the serializer into the segment, then finish the segment (last block, index)
