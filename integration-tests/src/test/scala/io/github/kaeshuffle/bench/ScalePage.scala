@@ -121,6 +121,10 @@ object ScalePage {
 
   private def cell(r: Run): (String, String, Long) = (r.shape, r.workload, r.bytes)
 
+  /** The workloads and sizes `rs` ran, by workload, then size. */
+  private def items(rs: Seq[Run]): Seq[(String, Long)] =
+    rs.map(r => (r.workload, r.bytes)).distinct.sortBy(identity)
+
   /** The CPU split's columns; empty where the run was recorded before it. */
   private def splitColumns(c: CpuSplit): String =
     Seq(c.driver, c.tasks, c.jit, c.gc, c.ours, c.other)
@@ -220,7 +224,7 @@ object ScalePage {
     for (shape <- all.map(_.shape).distinct) {
       sb ++= s"## $shape\n\n"
       val here = all.filter(_.shape == shape)
-      for ((w, bytes) <- here.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2)))
+      for ((w, bytes) <- items(here))
         sb ++= table(here.filter(r => r.workload == w && r.bytes == bytes), w, bytes)
     }
     sb.toString
@@ -236,14 +240,13 @@ object ScalePage {
   private def glance(all: Seq[Run]): String = {
     val shapes = (("host" +: NodeShape.Presets.map(_.name)) ++ all.map(_.shape)).distinct
       .filter(s => all.exists(_.shape == s))
-    val items = all.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2))
     val sb = new StringBuilder(
       "## At a glance: `auto` against Spark's lz4\n\nOur default's median time over Spark's " +
         "lz4 median time in each cell of the tables below (in brackets: our default's runs); " +
         "the notes say what each cell means.\n\n")
     sb ++= shapes.mkString("| workload@size | ", " | ", " |\n")
     sb ++= shapes.map(_ => "---:").mkString("|---|", "|", "|\n")
-    for ((w, b) <- items) {
+    for ((w, b) <- items(all)) {
       val cells = shapes.map(s => ratioCell(all.filter(r => cell(r) == ((s, w, b)))))
       sb ++= cells.mkString(s"| $w@${size(b)} | ", " | ", " |\n")
     }
@@ -298,7 +301,7 @@ object ScalePage {
 
   /** A shape's charts: the time against Spark's lz4, and per GB where it ran several sizes. */
   private def charts(shape: String, rs: Seq[Run]): Seq[Chart[_, _]] = {
-    val items = rs.map(r => (r.workload, r.bytes)).distinct.sortBy(x => (x._1, x._2))
+    val items = ScalePage.items(rs)
     val labels = items.map { case (w, b) => s"$w@${size(b)}" }
     val ratio = new CategoryChartBuilder().width(1000).height(460)
       .title(s"$shape: time / Spark's lz4 time").xAxisTitle("workload@size")
