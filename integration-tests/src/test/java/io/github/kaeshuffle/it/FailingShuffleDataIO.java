@@ -33,13 +33,18 @@ import org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO;
  * spark.kae.test.failWrite=write}), when it commits ({@code =commit}), or right after its output
  * was committed ({@code =afterCommit}). With {@code =slow} nothing fails: every map task's writes
  * are slowed to {@link #SLOW_BYTES_PER_MS} bytes per millisecond (a slow disk, for the shuffle
- * doctor's tests). Everything else is Spark's own code writing real files.
+ * doctor's tests); with {@code =slowCommit} every map task's commit takes {@link
+ * #SLOW_COMMIT_MILLIS} longer (a cost per task, whatever it stored). Everything else is Spark's own
+ * code writing real files.
  */
 public final class FailingShuffleDataIO implements ShuffleDataIO {
   public static final String MODE = "spark.kae.test.failWrite";
 
   /** The slow disk's speed: 256 bytes per ms, about 0.25 MB/s. */
   public static final long SLOW_BYTES_PER_MS = 256;
+
+  /** What the slow commit adds to each map task's commit. */
+  public static final long SLOW_COMMIT_MILLIS = 200;
 
   private final LocalDiskShuffleDataIO delegate;
   private final String mode;
@@ -70,7 +75,8 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
             local.createMapOutputWriter(shuffleId, mapTaskId, numPartitions);
         TaskContext task = TaskContext.get();
         boolean fail = task != null && task.partitionId() == 0 && task.attemptNumber() == 0;
-        return fail || "slow".equals(mode) ? new Failing(writer) : writer;
+        boolean slow = "slow".equals(mode) || "slowCommit".equals(mode);
+        return fail || slow ? new Failing(writer) : writer;
       }
     };
   }
@@ -141,6 +147,9 @@ public final class FailingShuffleDataIO implements ShuffleDataIO {
     public MapOutputCommitMessage commitAllPartitions(long[] checksums) throws IOException {
       if ("commit".equals(mode)) {
         throw diskError();
+      }
+      if ("slowCommit".equals(mode)) {
+        sleep(SLOW_COMMIT_MILLIS);
       }
       MapOutputCommitMessage committed = writer.commitAllPartitions(checksums);
       if ("afterCommit".equals(mode)) {

@@ -24,7 +24,8 @@ import org.apache.spark.SparkConf
 
 /**
  * `auto` follows what bounds the map tasks: the same sort (8 map tasks of 6 MiB of text each,
- * local[2]) stays on the cheap codec on this host as it is, and moves to zstd on a disk as slow
+ * local[2]) stays on the cheap codec on this host as it is, also when each commit of a map output
+ * is slow (a cost per task, not per stored byte), and moves to zstd on a disk as slow
  * per core as the study's Kunpeng node's, with the results of Spark's own shuffle both times.
  * The dirty-page bound is 8 MiB there, so that this job's few MiB meet the disk and not only the
  * page cache, as a node's shuffle of many GB does. A SQL shuffle that moved to zstd there still
@@ -102,6 +103,20 @@ class AutoCodecSuite extends AnyFunSuite {
     assert(digest == expected)
     assert(t(Raw) >= Slices * 5 * MiB)
     assert(t(Stronger) == 0, describe(t))
+  }
+
+  test("a slow commit is a cost per task: auto keeps the cheap codec, the doctor counts it") {
+    // 200 ms per commit over the 3-4 MB a task stores is 50-60 ns per stored byte, far above
+    // what moves the shuffle to zstd, but no codec would make it shorter.
+    val c = conf(Some("auto"), None)
+      .set("spark.shuffle.sort.io.plugin.class", classOf[FailingShuffleDataIO].getName)
+      .set(FailingShuffleDataIO.MODE, "slowCommit")
+    val (digest, t) = run(c)
+    info(describe(t))
+    assert(digest == expected)
+    assert(t(Stronger) == 0, describe(t))
+    val commits = Slices * FailingShuffleDataIO.SLOW_COMMIT_MILLIS * 1000000L
+    assert(t("kae.shuffle.write.diskNanos") >= commits, describe(t))
   }
 
   test("on a disk as slow as the Kunpeng node's, auto moves to zstd and gives Spark's results") {

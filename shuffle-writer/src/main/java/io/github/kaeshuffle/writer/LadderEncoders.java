@@ -211,7 +211,8 @@ public final class LadderEncoders implements AutoCloseable {
   /**
    * Takes the encoder back after its owner read its statistics, and tells the policy what the task
    * measured: the encoder's bytes and codec time, and the disk's cost to the task: {@code
-   * diskNanos}, its time in its disk writes, or, while the kernel holds writes back ({@link
+   * diskNanos}, its time in its disk writes (not in committing its map output, which costs a task
+   * the same whatever the codec stores), or, while the kernel holds writes back ({@link
    * WritebackPressure}), the time its thread was blocked in the kernel since it borrowed ({@link
    * BlockedTime}, the JVM's pauses in it) when that is more; and whether writes are held back or
    * the disk is behind.
