@@ -54,8 +54,9 @@ private[kae] object IoCodecLink {
     override def onTaskEnd(event: SparkListenerTaskEnd): Unit =
       if (event.reason == Success && event.taskInfo != null) {
         val c = ShuffleCounts.fromAccumulables(event.taskInfo.accumulables, _.update)
-        val remote = c(ReadInPlaceBytes) + c(ReadCopiedBytes)
-        link.add(c(ReadFetchNanos), remote + c(ReadMappedBytes) + c(ReadFileReadBytes), remote)
+        val read = c(ReadInPlaceBytes) + c(ReadCopiedBytes) + c(ReadMappedBytes) +
+          c(ReadFileReadBytes)
+        link.add(c(ReadFetchNanos), read, c(ReadOtherHostBytes))
       }
   }
 }

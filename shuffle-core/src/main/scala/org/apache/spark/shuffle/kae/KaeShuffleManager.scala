@@ -252,7 +252,7 @@ private[spark] class KaeShuffleManager(conf: SparkConf) extends SortShuffleManag
         decoders,
         (stats, sources) => {
           observer.taskDone(h.metrics, ShuffleCounts.ofRead(stats, sources))
-          link.add(sources.fetchNanos, stats.storedBytes(), sources.remoteBytes)
+          link.add(sources.fetchNanos, stats.storedBytes(), sources.otherHostBytes)
         },
         toRead.batchFetchAllowed && shims.canUseBatchFetch(startPartition, endPartition, context),
         SqlRowSerializerFields.rowFields(h.dependency.serializer),

@@ -117,6 +117,7 @@ private[spark] object KaeShuffleMetrics {
   val WriteStrongerRawBytes = Prefix + "write.strongerRawBytes"
   val ReadInPlaceBytes = Prefix + "read.inPlaceBytes"
   val ReadCopiedBytes = Prefix + "read.copiedBytes"
+  val ReadOtherHostBytes = Prefix + "read.otherHostBytes"
   // The shuffle doctor's links (ShuffleDoctor), besides the codec times above.
   val WriteSerializeNanos = Prefix + "write.serializeNanos"
   val WriteDiskNanos = Prefix + "write.diskNanos"
@@ -157,7 +158,8 @@ private[spark] object KaeShuffleMetrics {
     ReadSessionWaitNanos,
     ReadFileReadBytes,
     WriteParkedBytes,
-    WriteStrongerRawBytes
+    WriteStrongerRawBytes,
+    ReadOtherHostBytes
   )
 
   private val Places: Map[String, Int] = Names.zipWithIndex.toMap

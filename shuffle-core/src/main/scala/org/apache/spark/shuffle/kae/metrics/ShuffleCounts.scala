@@ -158,6 +158,7 @@ private[spark] object ShuffleCounts {
     ReadFileReadBytes -> sources.fileReadBytes,
     ReadInPlaceBytes -> sources.inPlaceBytes,
     ReadCopiedBytes -> sources.copiedBytes,
+    ReadOtherHostBytes -> sources.otherHostBytes,
     ReadFetchNanos -> sources.fetchNanos,
     ReadDecodeNanos -> sources.decodeNanos,
     ReadDeserializeNanos -> sources.deserializeNanos

@@ -23,9 +23,10 @@ package reader
  * @param fileReadBytes small segments on this host read from their file into a heap copy
  * @param inPlaceBytes fetched ranges decoded where Netty received them
  * @param copiedBytes fetched ranges copied once before decoding (received in several parts)
+ * @param otherHostBytes of the fetched ranges, those from another host: what crossed a link
  * @param fetchNanos time in Spark's fetcher, waiting for fetched blocks and opening them,
- *     measured whether the doctor is on or not, like the codec's time: with [[remoteBytes]] it
- *     tells what the link costs (auto's codec choice); the doctor's fetch link
+ *     measured whether the doctor is on or not, like the codec's time: with [[otherHostBytes]]
+ *     it tells what the link costs (auto's codec choice); the doctor's fetch link
  * @param decodeNanos the doctor's decompress link as the task's thread sees it: time reading
  *     decoded bytes (decompressing inline, or waiting for blocks decompressed ahead; exact)
  * @param deserializeNanos the doctor's deserialization link (estimated from sampled records)
@@ -36,10 +37,7 @@ private[spark] case class ReadSources(
     fileReadBytes: Long,
     inPlaceBytes: Long,
     copiedBytes: Long,
+    otherHostBytes: Long,
     fetchNanos: Long = 0L,
     decodeNanos: Long = 0L,
-    deserializeNanos: Long = 0L) {
-
-  /** Stored bytes received through the network (this host's segments are mapped or read). */
-  def remoteBytes: Long = inPlaceBytes + copiedBytes
-}
+    deserializeNanos: Long = 0L)

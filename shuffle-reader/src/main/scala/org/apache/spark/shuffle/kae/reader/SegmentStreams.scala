@@ -183,7 +183,8 @@ private[kae] final class SegmentStreams(
       whole.mappedBytes,
       whole.fileReadBytes,
       whole.inPlaceBytes,
-      whole.copiedBytes)
+      whole.copiedBytes,
+      whole.otherHostBytes)
 
   /**
    * Stops the decompressors of streams still open (a failed task's), then frees the memory and

@@ -51,6 +51,13 @@ private[kae] final class WholeSegments(
   var inPlaceBytes = 0L
   var copiedBytes = 0L
 
+  /**
+   * Of the fetched bytes, those from a block manager on another host (by its host name), or from a
+   * push-merged chunk's server: what crossed a link. Executors of one host fetch from each other
+   * too, and their waits are for a busy core, not a link.
+   */
+  var otherHostBytes = 0L
+
   /** Bytes and how to release them once decoded. */
   final case class Whole(bytes: ByteBuffer, release: () => Unit)
 
@@ -65,14 +72,23 @@ private[kae] final class WholeSegments(
       in: InputStream,
       location: Option[(BlockManagerId, Long)]): Option[Whole] = location match {
     case Some((address, size)) =>
-      onThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
-      else None)
+      onThisHost(blockId, address, in).orElse {
+        if (size > maxInMemory) None
+        else if (address.host == blockManager.blockManagerId.host) fetched(in, size)
+        else fetched(in, size).map(fromAnotherHost)
+      }
     case None =>
       FetchedBytes.fileSegment(in).map { case (ch, offset, length) => fromFile(ch, offset, length) }
         .orElse {
           val length = in.available().toLong
-          if (length > 0 && length <= maxInMemory) fetched(in, length) else None
+          if (length > 0 && length <= maxInMemory) fetched(in, length).map(fromAnotherHost)
+          else None
         }
+  }
+
+  private def fromAnotherHost(w: Whole): Whole = {
+    otherHostBytes += w.bytes.remaining()
+    w
   }
 
   private def onThisHost(

@@ -58,7 +58,7 @@ class ReadClockTest {
   }
 
   private static ReadSources none() {
-    return new ReadSources(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
+    return new ReadSources(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
   }
 
   private static void drain(scala.collection.Iterator<?> it) {

@@ -32,7 +32,8 @@ import org.apache.spark.storage.{BlockManagerId, ShuffleBlockId}
  * from the fetcher's own file (a small one read, a large one mapped, the stream left unread), a
  * remote range where Netty received it, gathered into staging from parts, or copied to the heap
  * within execution memory; a range over the limit is left to stream. Every path accounts its bytes
- * to where they came from and gives its memory back on release.
+ * to where they came from (fetched ones from another host apart: what crossed a link) and gives its
+ * memory back on release.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WholeSegmentsTest {
@@ -82,7 +83,19 @@ class WholeSegmentsTest {
     val got = w.of(blockId, in, Some((remote, 1000L))).get
     assert(contents(got.bytes).sameElements(data))
     assert(w.inPlaceBytes == 1000 && w.copiedBytes == 0)
+    assert(w.otherHostBytes == 1000, "it crossed a link")
     assert(tmm.getMemoryConsumptionForThisTask == 0, "no copy, no memory")
+  }
+
+  @Test def aRangeFetchedFromAnotherExecutorOfThisHostCrossedNoLink(): Unit = {
+    val w = whole(ReduceFixture.taskMemory(16))
+    val data = ReduceFixture.text(1000, 9)
+    val neighbour = BlockManagerId("exec-3", here.host, 7338)
+    val in = new ByteBufInputStream(Unpooled.wrappedBuffer(data))
+    val got = w.of(blockId, in, Some((neighbour, 1000L))).get
+    assert(contents(got.bytes).sameElements(data))
+    assert(w.inPlaceBytes == 1000, "fetched, as its directories are not known here")
+    assert(w.otherHostBytes == 0)
   }
 
   @Test def aRangeNettyAssembledFromPartsIsGatheredIntoStaging(): Unit = {
@@ -95,6 +108,7 @@ class WholeSegmentsTest {
     val got = w.of(blockId, new ByteBufInputStream(parts), Some((remote, 1000L))).get
     assert(contents(got.bytes).sameElements(first ++ second))
     assert(w.copiedBytes == 1000 && w.inPlaceBytes == 0)
+    assert(w.otherHostBytes == 1000)
     assert(tmm.getMemoryConsumptionForThisTask == ReduceFixture.MiB, "a staging buffer of 1 MiB")
     got.release()
   }
@@ -180,5 +194,6 @@ class WholeSegmentsTest {
     val fetched = w.of(blockId, new ByteBufInputStream(Unpooled.wrappedBuffer(data)), None).get
     assert(contents(fetched.bytes).sameElements(data))
     assert(w.inPlaceBytes == 2000)
+    assert(w.otherHostBytes == 2000, "a merged chunk's server may be anywhere")
   }
 }
