@@ -72,10 +72,11 @@ private[kae] final class WholeSegments(
       in: InputStream,
       location: Option[(BlockManagerId, Long)]): Option[Whole] = location match {
     case Some((address, size)) =>
-      onThisHost(blockId, address, in).orElse {
-        if (size > maxInMemory) None
-        else if (address.host == blockManager.blockManagerId.host) fetched(in, size)
-        else fetched(in, size).map(fromAnotherHost)
+      if (address.host != blockManager.blockManagerId.host) {
+        if (size <= maxInMemory) fetched(in, size).map(fromAnotherHost) else None
+      } else {
+        onThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
+        else None)
       }
     case None =>
       FetchedBytes.fileSegment(in).map { case (ch, offset, length) => fromFile(ch, offset, length) }
@@ -91,18 +92,17 @@ private[kae] final class WholeSegments(
     w
   }
 
+  /** A segment of a block manager on this host, from its file where that can be reached. */
   private def onThisHost(
       blockId: BlockId,
       address: BlockManagerId,
       in: InputStream): Option[Whole] =
-    if (address.host != blockManager.blockManagerId.host) None
-    else
-      FetchedBytes.fileSegment(in) match {
-        // The channel belongs to the fetcher's stream, which closes it; reads at a position and
-        // maps leave the stream where it is, unread, for Spark's checksum diagnosis.
-        case Some((ch, offset, length)) => Some(fromFile(ch, offset, length))
-        case None => resolved(blockId, address)
-      }
+    FetchedBytes.fileSegment(in) match {
+      // The channel belongs to the fetcher's stream, which closes it; reads at a position and
+      // maps leave the stream where it is, unread, for Spark's checksum diagnosis.
+      case Some((ch, offset, length)) => Some(fromFile(ch, offset, length))
+      case None => resolved(blockId, address)
+    }
 
   /** The segment found again by Spark's resolver (the fetcher's stream could not be reached). */
   private def resolved(blockId: BlockId, address: BlockManagerId): Option[Whole] =
