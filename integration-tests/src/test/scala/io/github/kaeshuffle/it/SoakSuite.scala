@@ -38,7 +38,9 @@ class SoakSuite extends MatrixTests {
     "driver.heapMiB" -> (16.0, 8.0),
     // One of Spark's execution pages (up to 64 MiB) held at one sample is noise (JvmSample).
     "driver.longArraysMiB" -> (16.0, 64.0),
-    "driver.fds" -> (10.0, 16.0),
+    // In local mode the driver is the executor: the files and sockets of the tasks running at a
+    // sample come and go by about 20 from one sample to the next.
+    "driver.fds" -> (10.0, 32.0),
     "driver.threads" -> (5.0, 4.0),
     "driver.encoders" -> (2.0, 2.0),
     "driver.decoders" -> (2.0, 2.0),
