@@ -72,20 +72,22 @@ private[kae] final class WholeSegments(
       in: InputStream,
       location: Option[(BlockManagerId, Long)]): Option[Whole] = location match {
     case Some((address, size)) =>
-      if (address.host != blockManager.blockManagerId.host) {
-        if (size <= maxInMemory) fetched(in, size).map(fromAnotherHost) else None
+      if (address.host == blockManager.blockManagerId.host) {
+        onThisHost(blockId, address, in).orElse(inMemory(in, size))
       } else {
-        onThisHost(blockId, address, in).orElse(if (size <= maxInMemory) fetched(in, size)
-        else None)
+        inMemory(in, size).map(fromAnotherHost)
       }
     case None =>
       FetchedBytes.fileSegment(in).map { case (ch, offset, length) => fromFile(ch, offset, length) }
         .orElse {
           val length = in.available().toLong
-          if (length > 0 && length <= maxInMemory) fetched(in, length).map(fromAnotherHost)
-          else None
+          if (length > 0) inMemory(in, length).map(fromAnotherHost) else None
         }
   }
+
+  /** The fetched stream's `size` bytes in memory, where they are within `maxInMemory`. */
+  private def inMemory(in: InputStream, size: Long): Option[Whole] =
+    if (size <= maxInMemory) fetched(in, size) else None
 
   private def fromAnotherHost(w: Whole): Whole = {
     otherHostBytes += w.bytes.remaining()
