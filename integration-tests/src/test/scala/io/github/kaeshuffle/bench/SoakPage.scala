@@ -114,19 +114,21 @@ object SoakPage {
     sb ++= "Written by `SoakSuite`'s long soak (`mvn -B install -pl integration-tests " +
       "-Dtest=SoakSuite -Dkae.tests=full -Dkae.soak.out=$PWD/docs/benchmarks/soak " +
       "-Dsurefire.failIfNoSpecifiedTests=false`; `-Dkae.soak.shuffles`, `-Dkae.soak.batches` " +
-      "set its length). One application in `local-cluster[2,1,1024]` runs an iterative job " +
+      "set its length). One application in `local-cluster[2,2,1024]` runs an iterative job " +
       "that makes a new shuffle per iteration (4 map and 4 reduce tasks, its result checked) " +
       s"while a Structured Streaming aggregation over the rate source shuffles into " +
-      s"${plan.streamPartitions} partitions every micro-batch; sampled every ${plan.sampleEvery} " +
-      "iterations after a full collection in every JVM. Spark's UI keeps 200 stages and jobs " +
+      s"${plan.streamPartitions} partitions every micro-batch, in a scheduler pool of its own; " +
+      "the iterative job keeps pace with the query, so that both reach their counts together; " +
+      s"sampled every ${plan.sampleEvery} iterations after a full collection in every JVM. " +
+      "Spark's UI keeps 200 stages and jobs " +
       "(`spark.ui.retainedStages`, `spark.ui.retainedJobs`), so its own store is full early; " +
       "the context cleaner's periodic collection runs every 10 s.\n\n"
     sb ++= "| config | shuffles | micro-batches | minutes |\n|---|---:|---:|---:|\n"
     for ((c, ss) <- runs if ss.nonEmpty) {
       sb ++= s"| $c | ${ss.last.shuffles} | ${ss.last.batches} | ${f(ss.last.seconds / 60, 1)} |\n"
     }
-    sb ++= "\nGrowth per 1,000 shuffles after warm-up (the least-squares slope over the samples " +
-      "after the first third), and the value at the end:\n\n"
+    sb ++= "\nGrowth per 1,000 shuffles after warm-up (the median of the slopes between every two " +
+      "samples after the first third), and the value at the end:\n\n"
     sb ++= "| measure | kae-auto growth | spark-lz4 growth | kae-auto at the end | " +
       "spark-lz4 at the end |\n|---|---:|---:|---:|---:|\n"
     val measures = runs.flatMap(_._2.flatMap(_.values.keys)).distinct.sorted

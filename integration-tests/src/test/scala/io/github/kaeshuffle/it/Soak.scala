@@ -57,6 +57,16 @@ object Soak {
   /** Spark's own UI retention for the soak, low so that its own store is full early. */
   val RetainedStages = 200
 
+  /**
+   * Hadoop's local file system renames through `FileContext` by forking `readlink` for each path
+   * (its deprecated link status), and the state store renames a delta file per partition per
+   * micro-batch: at 200 partitions those forks, not the shuffles, set the soak's pace. The
+   * `FileSystem`-based checkpoint manager renames in the JVM. Its package moved in Spark 4.1.
+   */
+  private val InProcessRenames = Seq("streaming.checkpointing.", "streaming.")
+    .map("org.apache.spark.sql.execution." + _ + "FileSystemBasedCheckpointFileManager")
+    .find(name => scala.util.Try(Class.forName(name)).isSuccess)
+
   def settings(conf: SparkConf): SparkConf = conf
     .set("spark.ui.enabled", "true")
     .set("spark.ui.port", "0")
@@ -66,6 +76,11 @@ object Soak {
     .set("spark.sql.streaming.ui.retainedQueries", "10")
     .set("spark.cleaner.periodicGC.interval", "10s")
     .set("spark.sql.adaptive.enabled", "false")
+    // The query's micro-batches run in a pool of their own, so that the iterative job's small
+    // stages take turns with a 200-task stage instead of waiting behind it.
+    .set("spark.scheduler.mode", "FAIR")
+    .setAll(InProcessRenames.map("spark.sql.streaming.checkpointFileManagerClass" -> _))
+    .set("spark.hadoop.fs.file.impl", classOf[InJvmLocalFileSystem].getName)
 
   def run(conf: SparkConf, plan: Plan): Run = {
     val checkpoint = Files.createTempDirectory(
@@ -100,9 +115,11 @@ object Soak {
     var i = 0
     try {
       while (i < plan.shuffles || batches(query) < plan.batches) {
-        iterate(spark, i)
-        i += 1
-        if (i % plan.sampleEvery == 0) {
+        if (!ahead(plan, i, batches(query))) {
+          iterate(spark, i)
+          i += 1
+        } else Thread.sleep(50)
+        if (i > 0 && i % plan.sampleEvery == 0 && samples.lastOption.forall(_.shuffles < i)) {
           val seconds = (System.nanoTime() - start) / 1e9
           samples += Sample(i, batches(query), seconds, measure(spark, before))
           Log.info(s"Soak sample: ${samples.last}")
@@ -115,6 +132,15 @@ object Soak {
     Log.info(s"Soak driver classes grown after warm-up: ${grew.mkString(", ")}")
     (samples.toSeq, grew)
   }
+
+  /**
+   * Whether the iterative job is ahead of its share: it keeps pace with the query, its shuffles
+   * per micro-batch those of the plan, so that both reach their counts together and the samples
+   * span the whole run. Unpaced, at 200 partitions it made ten shuffles per micro-batch, and took
+   * a sample per 100 of them, long after its own count was reached.
+   */
+  private def ahead(plan: Plan, shuffles: Int, batches: Long): Boolean =
+    batches < plan.batches && shuffles.toLong * plan.batches > batches * plan.shuffles
 
   /**
    * The driver's holdings once the cleaner has had its chance: a sample's counts lag the
@@ -150,11 +176,15 @@ object Soak {
 
   private def stream(spark: SparkSession, partitions: Int, checkpoint: File): StreamingQuery = {
     spark.conf.set("spark.sql.shuffle.partitions", partitions.toString)
-    spark.readStream.format("rate").option("rowsPerSecond", "200").option("numPartitions", "2")
-      .load().groupBy((col("value") % 100).as("k")).count()
-      .writeStream.outputMode("update").format("noop")
-      .trigger(Trigger.ProcessingTime("100 milliseconds"))
-      .option("checkpointLocation", checkpoint.getPath).start()
+    val sc = spark.sparkContext
+    // The query's thread inherits the pool from the thread that starts it.
+    sc.setLocalProperty("spark.scheduler.pool", "stream")
+    try spark.readStream.format("rate").option("rowsPerSecond", "200").option("numPartitions", "2")
+        .load().groupBy((col("value") % 100).as("k")).count()
+        .writeStream.outputMode("update").format("noop")
+        .trigger(Trigger.ProcessingTime("100 milliseconds"))
+        .option("checkpointLocation", checkpoint.getPath).start()
+    finally sc.setLocalProperty("spark.scheduler.pool", null)
   }
 
   private def batches(q: StreamingQuery): Long =

@@ -94,8 +94,12 @@ class SoakSuite extends MatrixTests {
       sampleEvery = 100,
       streamPartitions = sys.props.getOrElse("kae.soak.partitions", "200").toInt
     )
+    // The executors live for the whole soak: the full JIT, not the C1 the build gives the
+    // short-lived JVMs of the other suites through the environment.
     def run(codec: Option[String]) = Sessions.withTestingMode {
-      Soak.run(Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,1,1024]"), plan)
+      val conf = Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,2,1024]")
+        .set("spark.executorEnv.JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=4")
+      Soak.run(conf, plan)
     }
     val spark = run(None)
     val kae = run(Some("auto"))
