@@ -115,15 +115,16 @@ object Soak {
     var i = 0
     try {
       while (i < plan.shuffles || batches(query) < plan.batches) {
-        if (!ahead(plan, i, batches(query))) {
+        if (ahead(plan, i, batches(query))) Thread.sleep(50)
+        else {
           iterate(spark, i)
           i += 1
-        } else Thread.sleep(50)
-        if (i > 0 && i % plan.sampleEvery == 0 && samples.lastOption.forall(_.shuffles < i)) {
-          val seconds = (System.nanoTime() - start) / 1e9
-          samples += Sample(i, batches(query), seconds, measure(spark, before))
-          Log.info(s"Soak sample: ${samples.last}")
-          if (warm.isEmpty && i >= plan.shuffles / 3) warm = Some(HeapHistogram.take())
+          if (i % plan.sampleEvery == 0) {
+            val seconds = (System.nanoTime() - start) / 1e9
+            samples += Sample(i, batches(query), seconds, measure(spark, before))
+            Log.info(s"Soak sample: ${samples.last}")
+            if (warm.isEmpty && i >= plan.shuffles / 3) warm = Some(HeapHistogram.take())
+          }
         }
         query.exception.foreach(e => throw e)
       }
