@@ -29,13 +29,17 @@ import org.apache.spark.shuffle.kae.KaeSparkAccess
  * threads, and the native encoders and decoders its shuffle manager made.
  */
 object JvmSample {
-  val Names: Seq[String] =
-    Seq("heapMiB", "longArraysMiB", "rssMiB", "directMiB", "fds", "threads", "encoders", "decoders")
+
+  /** The open descriptors by what they point at; `fds` is their sum. */
+  val FdKinds: Seq[String] = Seq("jars", "shuffleFiles", "otherFiles", "sockets", "pipes", "other")
+
+  val Names: Seq[String] = Seq("heapMiB", "longArraysMiB", "rssMiB", "directMiB", "fds") ++
+    FdKinds.map("fds." + _) ++ Seq("threads", "encoders", "decoders")
 
   private val MiB = 1024.0 * 1024
 
   def take(): Map[String, Double] = {
-    val (heap, longArrays) = liveHeapBytes()
+    val (heap, longArrays, fds) = liveHeapAndFds()
     val pools = ManagementFactory.getPlatformMXBeans(classOf[BufferPoolMXBean]).asScala
     val direct = pools.map(_.getMemoryUsed).sum + DirectMemory.mappedBytes()
     val (encoders, decoders) = KaeSparkAccess.nativeCodecsCreated
@@ -44,11 +48,11 @@ object JvmSample {
       "longArraysMiB" -> longArrays / MiB,
       "rssMiB" -> rssKiB() / 1024.0,
       "directMiB" -> direct / MiB,
-      "fds" -> Option(new File("/proc/self/fd").list()).map(_.length).getOrElse(0).toDouble,
+      "fds" -> fds.values.sum.toDouble,
       "threads" -> ManagementFactory.getThreadMXBean.getThreadCount.toDouble,
       "encoders" -> encoders.toDouble,
       "decoders" -> decoders.toDouble
-    )
+    ) ++ FdKinds.map(k => s"fds.$k" -> fds.getOrElse(k, 0).toDouble)
   }
 
   /**
@@ -57,17 +61,39 @@ object JvmSample {
    * collection). The heap pools' "after collection" figures were tried first and were noise: in a
    * test JVM shared with other suites they rose tens of MiB over a soak while the live objects
    * that grew added up to a few MiB, since young collections after the full one leave their
-   * survivors, and the old generation's garbage, in the pools' figures.
+   * survivors, and the old generation's garbage, in the pools' figures. The open descriptors are
+   * read beside each histogram and the reading with the fewest kept: in local mode the driver is
+   * the executor, and a running task's shuffle and state files come and go between readings.
    */
-  private def liveHeapBytes(): (Long, Long) = {
+  private def liveHeapAndFds(): (Long, Long, Map[String, Int]) = {
     val readings = (0 until 3).map { i =>
       if (i > 0) Thread.sleep(200)
-      HeapHistogram.take()
+      (HeapHistogram.take(), descriptors())
     }
     def least(counted: String => Boolean) =
-      readings.map(_.iterator.collect { case (name, b) if counted(name) => b }.sum).min
-    (least(_ != LongArrays), least(_ == LongArrays))
+      readings.map(_._1.iterator.collect { case (name, b) if counted(name) => b }.sum).min
+    (least(_ != LongArrays), least(_ == LongArrays), readings.map(_._2).minBy(_.values.sum))
   }
+
+  /**
+   * This process's open descriptors by [[FdKinds]], so that descriptors found growing say what
+   * they are: class-path jars open once each, files under a block manager's directory (shuffle
+   * and spill files: `blockmgr-`), other files, sockets, pipes, and the rest (epoll and event
+   * descriptors). One that closes while it is read is left out.
+   */
+  private def descriptors(): Map[String, Int] = {
+    val fds = Option(new File("/proc/self/fd").listFiles()).getOrElse(Array.empty[File])
+    fds.toSeq.flatMap(fd => scala.util.Try(Files.readSymbolicLink(fd.toPath).toString).toOption)
+      .groupBy(kind).map { case (k, targets) => k -> targets.size }
+  }
+
+  private def kind(target: String): String =
+    if (target.startsWith("socket:")) "sockets"
+    else if (target.startsWith("pipe:")) "pipes"
+    else if (!target.startsWith("/")) "other"
+    else if (target.endsWith(".jar")) "jars"
+    else if (target.contains("/blockmgr-")) "shuffleFiles"
+    else "otherFiles"
 
   /**
    * long[] arrays, counted apart from the rest of the heap: a task running beside the sample (a

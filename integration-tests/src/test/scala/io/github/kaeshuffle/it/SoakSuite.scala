@@ -63,13 +63,15 @@ class SoakSuite extends MatrixTests {
       val grew = Soak.growth(kae, measure)
       val sparkGrew = spark.map(Soak.growth(_, measure))
       info(f"$measure: ${kae.last.values(measure)}%.1f at the end, $grew%.2f per 1,000 " +
-        f"shuffles after warm-up" + sparkGrew.fold("")(g => f" (Spark's shuffle: $g%.2f)"))
+        f"shuffles after warm-up" + sparkGrew.fold("")(g => f" (Spark's shuffle: $g%.2f)") +
+        parts(kae, measure))
       val allowed = bound + noise * 1000 / span + sparkGrew.getOrElse(0.0).max(0.0)
       assert(
         grew <= allowed,
-        s"$measure grows by $grew per 1,000 shuffles" +
+        s"$measure grows by $grew per 1,000 shuffles" + parts(kae, measure) +
           (if (measure == "driver.heapMiB") run.driverGrew.mkString(" (most grown: ", ", ", ")")
-           else ""))
+           else "")
+      )
     }
     assert(kae.forall(_.values("uiKaeStageRows") <= Soak.RetainedStages))
     assert(kae.last.values("localFiles") < 2000, "shuffle files stay until the end")
@@ -79,6 +81,15 @@ class SoakSuite extends MatrixTests {
     assert(run.released("localFiles") == 0, run.released)
     val sparkKept = sparkRun.map(_.released("accumulators")).getOrElse(0.0)
     assert(run.released("accumulators") <= sparkKept + 50, run.released)
+  }
+
+  /** How each part of `measure` grew (descriptors by kind), so that a failure says which. */
+  private def parts(samples: Seq[Soak.Sample], measure: String): String = {
+    val prefix = measure + "."
+    val names = samples.last.values.keys.filter(_.startsWith(prefix)).toSeq.sorted
+    if (names.isEmpty) ""
+    else names.map(n => f"${n.stripPrefix(prefix)} ${Soak.growth(samples, n)}%.1f")
+      .mkString(" (by kind: ", ", ", ")")
   }
 
   test("a short soak: 240 shuffles and a streaming query, nothing grows") {
