@@ -109,6 +109,7 @@ object ScaleBench {
     val extra = Harness.extraSettings(sys.props.getOrElse("kae.bench.settings", "none"))
     val configs = Harness.named(args(4), Configs).map(c => c.copy(settings = c.settings ++ extra))
     val work = Paths.get(args(5))
+    executorFlags.foreach(checkFlags)
     Files.createDirectories(Paths.get(System.getProperty("java.io.tmpdir")))
     if (shapes.exists(_.isDefined)) {
       NodeShape.prepare()
@@ -277,12 +278,29 @@ object ScaleBench {
    * directory: each executor writes its own recording).
    */
   private def withExecutorFlags(settings: Map[String, String]): Map[String, String] =
-    sys.props.get("kae.bench.executorFlags").map(_.trim).filter(_.nonEmpty) match {
+    executorFlags match {
       case Some(flags) =>
         val key = "spark.executor.extraJavaOptions"
         settings + (key -> (settings.get(key).toSeq :+ flags).mkString(" "))
       case None => settings
     }
+
+  private def executorFlags: Option[String] =
+    sys.props.get("kae.bench.executorFlags").map(_.trim).filter(_.nonEmpty)
+
+  /**
+   * Tries the executor flags once on this JVM's `java` before any run. A flag the JVM refuses
+   * fails every executor at its start, and Spark's standalone worker starts new ones while the
+   * application waits for them: a run then neither progresses nor fails (thousands of failed
+   * executors in ten minutes, seen with an unknown `-Xlog` tag).
+   */
+  private def checkFlags(flags: String): Unit = {
+    val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+    val command = (java +: flags.split("\\s+").toSeq :+ "-version").asJava
+    val p = new ProcessBuilder(command).redirectErrorStream(true).start()
+    val output = new String(p.getInputStream.readAllBytes(), StandardCharsets.UTF_8)
+    require(p.waitFor() == 0, s"The executors' JVM refuses bench.executorFlags '$flags':\n$output")
+  }
 
   /** The resident bytes of a process and every process under it (/proc/<pid>/status VmRSS). */
   private def treeRss(root: ProcessHandle): Long =
