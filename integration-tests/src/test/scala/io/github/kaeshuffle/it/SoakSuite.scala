@@ -62,13 +62,14 @@ class SoakSuite extends MatrixTests {
     for ((measure, (bound, noise)) <- Bounds if kae.exists(_.values.contains(measure))) {
       val grew = Soak.growth(kae, measure)
       val sparkGrew = spark.map(Soak.growth(_, measure))
+      val byKind = parts(kae, measure)
       info(f"$measure: ${kae.last.values(measure)}%.1f at the end, $grew%.2f per 1,000 " +
         f"shuffles after warm-up" + sparkGrew.fold("")(g => f" (Spark's shuffle: $g%.2f)") +
-        parts(kae, measure))
+        byKind)
       val allowed = bound + noise * 1000 / span + sparkGrew.getOrElse(0.0).max(0.0)
       assert(
         grew <= allowed,
-        s"$measure grows by $grew per 1,000 shuffles" + parts(kae, measure) +
+        s"$measure grows by $grew per 1,000 shuffles" + byKind +
           (if (measure == "driver.heapMiB") run.driverGrew.mkString(" (most grown: ", ", ", ")")
            else "")
       )
