@@ -81,6 +81,10 @@ object Soak {
     .set("spark.scheduler.mode", "FAIR")
     .setAll(InProcessRenames.map("spark.sql.streaming.checkpointFileManagerClass" -> _))
     .set("spark.hadoop.fs.file.impl", classOf[InJvmLocalFileSystem].getName)
+    // Hadoop caches file systems per scheme and user, whatever the settings: cached, this one
+    // would serve the suites that run after the soak in the same JVM, and one an earlier suite
+    // cached would serve the soak.
+    .set("spark.hadoop.fs.file.impl.disable.cache", "true")
 
   def run(conf: SparkConf, plan: Plan): Run = {
     val checkpoint = Files.createTempDirectory(

@@ -106,11 +106,12 @@ class SoakSuite extends MatrixTests {
       sampleEvery = 100,
       streamPartitions = sys.props.getOrElse("kae.soak.partitions", "200").toInt
     )
-    // The executors live for the whole soak: the full JIT, not the C1 the build gives the
+    // The executors live for the whole soak: the test JVM's JIT, not the C1 the build gives the
     // short-lived JVMs of the other suites through the environment.
+    val jit = sys.props.getOrElse("kae.test.jvmJit", "-XX:TieredStopAtLevel=4")
     def run(codec: Option[String]) = Sessions.withTestingMode {
       val conf = Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,2,1024]")
-        .set("spark.executorEnv.JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=4")
+        .set("spark.executorEnv.JAVA_TOOL_OPTIONS", jit)
       Soak.run(conf, plan)
     }
     val spark = run(None)
