@@ -24,6 +24,7 @@ import io.github.kaeshuffle.it.{NodeShape, Sessions, ShapedHost, Submit}
 import io.github.kaeshuffle.workloads.{MllibJobs, ScaleJobs}
 
 import org.apache.spark.network.util.JavaUtils
+import org.apache.spark.shuffle.kae.KaeSparkAccess
 
 /**
  * The study's workloads at its sizes on the study's node shapes (docs/benchmarks/scale): for each
@@ -296,7 +297,7 @@ object ScaleBench {
    */
   private def checkFlags(flags: String): Unit = {
     val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val command = (java +: flags.split("\\s+").toSeq :+ "-version").asJava
+    val command = (java +: KaeSparkAccess.splitJavaOptions(flags) :+ "-version").asJava
     val p = new ProcessBuilder(command).redirectErrorStream(true).start()
     val output = new String(p.getInputStream.readAllBytes(), StandardCharsets.UTF_8)
     require(p.waitFor() == 0, s"The executors' JVM refuses bench.executorFlags '$flags':\n$output")

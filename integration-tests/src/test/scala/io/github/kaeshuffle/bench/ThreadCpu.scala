@@ -13,6 +13,7 @@
  */
 package io.github.kaeshuffle.bench
 
+import java.io.{IOException, UncheckedIOException}
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path, Paths}
 
@@ -42,7 +43,9 @@ final class ThreadCpu(
   def sample(): Unit = synchronized {
     (Iterator(root) ++ root.descendants().iterator().asScala).foreach { p =>
       val dir = Paths.get(s"/proc/${p.pid}")
-      Try(jvm(p.pid, dir)).foreach(_.foreach(read(_, dir)))
+      // A process that ended since the listing keeps what it was last seen to have spent.
+      try jvm(p.pid, dir).foreach(read(_, dir))
+      catch { case _: IOException | _: UncheckedIOException => }
     }
   }
 

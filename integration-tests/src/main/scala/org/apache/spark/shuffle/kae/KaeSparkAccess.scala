@@ -70,6 +70,10 @@ object KaeSparkAccess {
    */
   def clearLocalRootDirs(): Unit = org.apache.spark.util.Utils.clearLocalRootDirs()
 
+  /** JVM options split as Spark splits `spark.executor.extraJavaOptions` (quotes kept together). */
+  def splitJavaOptions(options: String): Seq[String] =
+    org.apache.spark.util.Utils.splitCommandString(options).toSeq
+
   /**
    * Unregisters a shuffle on the driver and every executor, as Spark's context cleaner does when
    * the shuffle's dependency is garbage collected, and waits for the executors.
