@@ -107,8 +107,9 @@ class SoakSuite extends MatrixTests {
       streamPartitions = sys.props.getOrElse("kae.soak.partitions", "200").toInt
     )
     // The executors live for the whole soak: the test JVM's JIT, not the C1 the build gives the
-    // short-lived JVMs of the other suites through the environment.
-    val jit = sys.props.getOrElse("kae.test.jvmJit", "-XX:TieredStopAtLevel=4")
+    // short-lived JVMs of the other suites through the environment (outside the build: none
+    // set, the JVM's default, the full JIT).
+    val jit = sys.props.getOrElse("kae.test.jvmJit", "")
     def run(codec: Option[String]) = Sessions.withTestingMode {
       val conf = Sessions.conf(codec, Sessions.Kryo, "local-cluster[2,2,1024]")
         .set("spark.executorEnv.JAVA_TOOL_OPTIONS", jit)
