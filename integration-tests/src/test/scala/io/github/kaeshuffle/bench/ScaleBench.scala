@@ -62,16 +62,21 @@ object ScaleBench {
    * Spark's lz4 and zstd, ours by default, with lz4 and with zstd level 1 pinned (auto's choice
    * before it followed the bound), and `kaezip` on the cost model; for Spark's IO outside the
    * shuffle, our `KaeIoCodec` under Spark's shuffle (`spark-kaeio`) and under ours (`kae-auto-io`,
-   * and `kae-zstd-io` with zstd level 1 for both, against `spark-zstd`).
+   * and `kae-zstd-io` with zstd level 1 for both, against `spark-zstd`). Our configurations ship
+   * the jar with `spark.jars` (docs/yarn.md's first way) but for `kae-auto-installed`, whose jar
+   * is on the class paths as if installed on every node (its second way): nothing fetched or
+   * resolved per application.
    */
-  val Configs: Seq[Config] = {
+  lazy val Configs: Seq[Config] = {
     val auto = Harness.kae("auto", "spark-lz4")
     Harness.AllConfigs.filter(c => Set("spark-lz4", "spark-zstd")(c.name)) ++
       Seq(
         auto,
+        auto.copy(name = "kae-auto-installed", settings = auto.settings ++ Submit.onClassPath()),
         Harness.kae("lz4", "spark-lz4"),
         Harness.kae("zstd", "spark-lz4"),
-        kaezip) ++
+        kaezip
+      ) ++
       Harness.IoConfigs
   }
 
@@ -270,8 +275,11 @@ object ScaleBench {
       c.settings ++
       // The IO codec is made before any task, so the driver and executors start with our jar.
       (if (Harness.usesIoCodec(c)) Submit.onClassPath()
-       else if (c.kae) Submit.withJars()
+       else if (c.kae && !installed(c)) Submit.withJars()
        else Map.empty))
+
+  private def installed(c: Config): Boolean =
+    c.settings.contains("spark.executor.extraClassPath")
 
   /**
    * `-Dkae.bench.executorFlags` (the profile's `bench.executorFlags`) added to the executors' JVM

@@ -46,6 +46,7 @@ object ScalePage {
     "kae-zstd" -> new Color(0x8172b3),
     "kae-kaezip" -> new Color(0xda8bc3),
     "kae-auto-io" -> new Color(0x64b5cd),
+    "kae-auto-installed" -> new Color(0xccb974),
     "kae-zstd-io" -> new Color(0x8c8c8c)
   )
 
