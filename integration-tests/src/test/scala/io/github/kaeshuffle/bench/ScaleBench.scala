@@ -278,8 +278,9 @@ object ScaleBench {
        else if (c.kae && !installed(c)) Submit.withJars()
        else Map.empty))
 
+  /** Whether `c` puts our jar on the class paths itself, as `Submit.onClassPath` does. */
   private def installed(c: Config): Boolean =
-    c.settings.contains("spark.executor.extraClassPath")
+    Submit.onClassPath().forall { case (k, v) => c.settings.get(k).contains(v) }
 
   /**
    * `-Dkae.bench.executorFlags` (the profile's `bench.executorFlags`) added to the executors' JVM
