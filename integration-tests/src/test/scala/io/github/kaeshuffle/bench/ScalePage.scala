@@ -39,6 +39,7 @@ object ScalePage {
   /** One colour per configuration in every chart, in this order in every legend. */
   private val Colors = Seq(
     "spark-lz4" -> new Color(0x4c72b0),
+    "spark-lz4-again" -> new Color(0x9fb6dc),
     "spark-zstd" -> new Color(0xc44e52),
     "spark-kaeio" -> new Color(0x937860),
     "kae-auto" -> new Color(0x55a868),
