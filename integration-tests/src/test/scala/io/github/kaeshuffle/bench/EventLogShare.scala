@@ -154,10 +154,5 @@ object EventLogShare {
 
   private def f2(x: Double) = String.format(Locale.ROOT, "%.2f", Double.box(x))
 
-  private[bench] def median(xs: Seq[Double]): Double = {
-    val s = xs.sorted
-    if (s.isEmpty) 0.0
-    else if (s.size % 2 == 1) s(s.size / 2)
-    else (s(s.size / 2 - 1) + s(s.size / 2)) / 2
-  }
+  private def median(v: Seq[Double]): Double = Harness.median(v)
 }
